@@ -1,0 +1,26 @@
+# One command sets everything up and runs the whole suite: `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: setup test lint bench run clean
+
+$(BIN)/wolfvillage: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
+setup: $(BIN)/wolfvillage
+
+lint: setup
+	$(BIN)/ruff check .
+
+test: setup lint
+	$(BIN)/python -m pytest
+
+bench: setup
+	$(BIN)/python bench/replay_speed.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis
