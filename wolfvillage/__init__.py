@@ -1,0 +1,1 @@
+"""The `wolfvillage` command: thin verbs over the packages of DESIGN.md."""

@@ -1,0 +1,50 @@
+"""`wolfvillage VERB ...`: each verb is a thin shell over the packages."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from rules import replay
+
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as problem:
+        print(f"wolfvillage replay: cannot read {args.file}: {problem.strerror}", file=sys.stderr)
+        return 1
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as problem:
+        print(f"wolfvillage replay: {args.file} is not valid JSON: {problem}", file=sys.stderr)
+        return 1
+    result = replay(doc)
+    json.dump(result, sys.stdout, ensure_ascii=False, indent=args.indent)
+    sys.stdout.write("\n")
+    return 2 if result["error"] is not None else 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="wolfvillage", description="Wolf Village narrator")
+    verbs = parser.add_subparsers(dest="verb", required=True)
+    replay = verbs.add_parser("replay", help="replay a game log and print the resolved game")
+    replay.add_argument("file", help="a JSON game log, or - for standard input")
+    replay.add_argument("--indent", type=int, default=None, help="pretty-print the JSON")
+    replay.set_defaults(run=_replay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
