@@ -99,6 +99,7 @@ class WolfVillageGame:
             "vote": self._vote,
             "break_tie": self._break_tie,
             "revote": self._revote,
+            "verdict": self._verdict,
             "spare": self._spare,
         }
         self._start_night()
@@ -109,8 +110,11 @@ class WolfVillageGame:
         out: list[Decision] = []
         for actor in sorted((a for a in self.pending_by if a != TABLE), key=int):
             out.append(Decision(self.players[actor], self.pending_by[actor]))
-        if TABLE in self.pending_by:
+        table_verb = self.pending_by.get(TABLE)
+        if table_verb == "tie":
             out += [Decision(TABLE, "revote"), Decision(TABLE, "spare")]
+        elif table_verb is not None:
+            out.append(Decision(TABLE, table_verb))
         return out
 
     def alive_names(self) -> list[str]:
@@ -148,12 +152,22 @@ class WolfVillageGame:
     def legal_targets(self, actor: str, verb: str) -> list[Any]:
         """Every target the rules would accept from `actor` for `verb` right now."""
         key = TABLE if actor == TABLE else self.seat.get(actor)
-        if key is None or self.pending_by.get(key) != (
-            "tie" if key == TABLE else verb
-        ):
+        if key is None:
             return []
         if key == TABLE:
-            return [None] if verb in ("revote", "spare") else []
+            table_verb = self.pending_by.get(TABLE)
+            if table_verb == "tie" and verb in ("revote", "spare"):
+                return [None]
+            if table_verb != verb:
+                return []
+            living_names = [self.players[i] for i in range(len(self.players)) if self.alive[i]]
+            if verb == "elect":
+                return [None, *living_names]
+            # verdict: one name, nobody, or a tie between two or more
+            ties = [{"tie": list(pair)} for pair in combinations(living_names, 2)]
+            return [None, *living_names, *ties]
+        if self.pending_by.get(key) != verb:
+            return []
         s = int(key)
         living = [i for i in range(len(self.players)) if self.alive[i]]
         names = self.players
@@ -190,9 +204,11 @@ class WolfVillageGame:
         if not isinstance(verb, str) or verb not in self._handlers:
             raise Refused(f"unknown action {verb!r}")
         if actor == TABLE:
-            if self.pending_by.get(TABLE) != "tie" or verb not in ("revote", "spare"):
+            table_verb = self.pending_by.get(TABLE)
+            asked = verb in ("revote", "spare") if table_verb == "tie" else verb == table_verb
+            if not asked:
                 raise Refused(f"the table is not being asked to {verb} now")
-            if target is not None:
+            if verb in ("revote", "spare") and target is not None:
                 raise Refused(f"{verb} takes no target")
             mark = len(self.events)
             self._handlers[verb](TABLE, target)
@@ -464,18 +480,27 @@ class WolfVillageGame:
     def _start_election(self) -> None:
         self.phase = ELECTION
         self.votes = {}
+        if self.options.show_of_hands:
+            self.pending_by = {TABLE: "elect"}
+            return
         self.pending_by = {s: "elect" for s in range(len(self.players)) if self.alive[s]}
 
-    def _elect(self, s: int, target: Any) -> None:
+    def _elect(self, s: int | str, target: Any) -> None:
         choice = None if target is None else self._living(target, "the candidate")
-        self.votes[s] = choice
+        if s == TABLE:
+            self.pending_by = {}
+            self._elected(choice)
+            return
+        self.votes[int(s)] = choice
         del self.pending_by[s]
         if self.pending_by:
             return
         # «El pueblo puede también no elegir a nadie»: nobody is a candidate like any other;
         # a tie at the top is broken by the game's seeded generator, like the pack's.
         top, _ = plurality((self.votes[v], 1) for v in sorted(self.votes))
-        chosen = pick(self.rng, top)
+        self._elected(pick(self.rng, top))
+
+    def _elected(self, chosen: int | None) -> None:
         self.election_held = True
         self.sheriff = chosen
         self._emit({"type": "sheriff",
@@ -487,6 +512,9 @@ class WolfVillageGame:
         self.phase = VOTE
         self.votes = {}
         self.tied = []
+        if self.options.show_of_hands:
+            self.pending_by = {TABLE: "verdict"}
+            return
         self.pending_by = {
             s: "vote"
             for s in range(len(self.players))
@@ -505,7 +533,26 @@ class WolfVillageGame:
             for v, t in sorted(self.votes.items())
             if t is not None
         )
-        if weight == 0:
+        self._result(None if weight == 0 else top)
+
+    def _verdict(self, actor: Any, target: Any) -> None:
+        """The table's show of hands: a name, {"tie": [names]}, or null for nobody."""
+        if target is None:
+            self._result(None)
+        elif isinstance(target, str):
+            self._result([self._living(target, "the most voted player")])
+        elif isinstance(target, dict) and set(target) == {"tie"} and isinstance(
+            target["tie"], list
+        ):
+            tied = {self._living(name, "a tied player") for name in target["tie"]}
+            if len(tied) < 2:
+                raise Refused("a tie needs at least two different players")
+            self._result(sorted(tied))
+        else:
+            raise Refused('the verdict is a name, {"tie": [names]} or null')
+
+    def _result(self, top: list[int] | None) -> None:
+        if not top:
             self._no_elimination()
         elif len(top) == 1:
             self._eliminate(top[0])

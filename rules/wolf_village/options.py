@@ -18,6 +18,10 @@ class Options:
     minion_knows_wolves: bool = True
     sheriff: bool = False
     night_mode: str = "narrated"
+    # Show of hands: the table points and reports one verdict (who had most votes, a tie,
+    # or nobody) instead of one vote per player; the sheriff's double vote is counted at
+    # the table (seed 000: «En la mesa se cuenta así, porque la votación es a mano alzada»).
+    show_of_hands: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
