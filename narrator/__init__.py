@@ -1,0 +1,9 @@
+"""The shared narrator state machine (I/O-free): cues out, inputs in."""
+
+from narrator.cues import Clock, Heard, Host, Listen, Pause, Say, Show, Tap, Tick, Wait
+from narrator.narrator import Narrator, Reply
+
+__all__ = [
+    "Clock", "Heard", "Host", "Listen", "Narrator", "Pause", "Reply", "Say", "Show", "Tap",
+    "Tick", "Wait",
+]
