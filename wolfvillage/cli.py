@@ -31,6 +31,12 @@ def _replay(args: argparse.Namespace) -> int:
     return 2 if result["error"] is not None else 0
 
 
+def _console(args: argparse.Namespace) -> int:
+    from wolfvillage.console import run
+
+    return run(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="wolfvillage", description="Wolf Village narrator")
     verbs = parser.add_subparsers(dest="verb", required=True)
@@ -38,6 +44,12 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="a JSON game log, or - for standard input")
     replay.add_argument("--indent", type=int, default=None, help="pretty-print the JSON")
     replay.set_defaults(run=_replay)
+
+    from wolfvillage.console import add_arguments
+
+    console = verbs.add_parser("console", help="play a whole table in a terminal")
+    add_arguments(console)
+    console.set_defaults(run=_console)
     return parser
 
 

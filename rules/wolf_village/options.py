@@ -33,7 +33,11 @@ _BOOLEAN = {f.name for f in fields(Options) if f.type in ("bool", bool)}
 def build_options(base: dict[str, Any], given: dict[str, Any] | None) -> Options:
     """Merge the set-up's own defaults (`base`) with the host's choices (`given`)."""
     merged = dict(base)
-    for key, value in (given or {}).items():
+    if given is None:
+        given = {}
+    if not isinstance(given, dict):
+        raise SetupError(f"options must be an object of house rules, not {given!r}")
+    for key, value in given.items():
         if key not in Options.__dataclass_fields__:
             known = ", ".join(Options.__dataclass_fields__)
             raise SetupError(f"unknown option {key!r} (known: {known})")

@@ -47,7 +47,7 @@ def validate_deck(deck: dict[str, int], players: int) -> None:
     for role, count in deck.items():
         if role not in ROLES:
             raise SetupError(f"unknown role {role!r} (known: {', '.join(ROLES)})")
-        if not isinstance(count, int) or count < 0:
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
             raise SetupError(f"the count of {role} must be a whole number, not {count!r}")
     size = sum(deck.values())
     if size != players:
@@ -117,6 +117,9 @@ def build_setup(doc: dict[str, Any]) -> tuple[Setup, random.Random]:
                 )
             pairs.append(entry)
         names = validate_names([p[0] for p in pairs])
+        for name, role in pairs:
+            if not isinstance(role, str):
+                raise SetupError(f"{name}'s role must be a role's name, not {role!r}")
         roles = tuple(p[1] for p in pairs)
         validate_deck(dict(Counter(roles)), len(names))
         options = build_options({"sheriff": False}, doc.get("options"))
