@@ -22,5 +22,9 @@ test: setup lint
 bench: setup
 	$(BIN)/python bench/replay_speed.py
 
+# the main job: a whole table in a terminal (the offline narrator box will take over)
+run: setup
+	$(BIN)/wolfvillage console
+
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
