@@ -103,6 +103,19 @@ class Narrator:
     def setup_doc(self) -> dict[str, Any]:
         return {"lang": self.lang, "seed": self.seed, "call_pause": self.call_pause}
 
+    def lobby_inputs(self) -> list[Input]:
+        """Host inputs that rebuild this table's lobby (players and set-up) from scratch."""
+        cfg = self.config
+        inputs: list[Input] = []
+        for name in cfg.players:
+            inputs.append(Host("host_plays" if name == cfg.host else "join", name))
+        inputs.append(Host("deck", cfg.deck) if cfg.deck is not None
+                      else Host("preset", cfg.preset))
+        for key, value in cfg.options.items():
+            inputs.append(Host("option", [key, value]))
+        inputs += [Host("protocol", cfg.protocol), Host("clock", cfg.clock)]
+        return inputs
+
     # ------------------------------------------------------------------ inputs
 
     def handle(self, inp: Input) -> Reply:

@@ -8,10 +8,11 @@ imports a database; the adapters choose the store.
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from narrator.cues import Input, input_from_json, input_to_json
+from narrator.cues import Heard, Host, Input, input_from_json, input_to_json
 from narrator.narrator import Narrator, Reply
 
 
@@ -44,12 +45,40 @@ class TableSession:
         return cls(store, game_id, Narrator.restore(stored.setup, inputs), stored.version)
 
     def handle(self, inp: Input) -> Reply:
-        was_over = self.narrator.phase == "over"
+        if self.narrator.phase == "over" and _is_new_game(inp):
+            return self._next_game()
         reply = self.narrator.handle(inp)
         if reply.accepted:
             # committed before anyone hears the answer; a conflict means another writer
             # moved the table on, and the caller must reload (the store raises Conflict)
             self.version = self.store.append(self.game_id, self.version, input_to_json(inp))
-            if self.narrator.phase == "over" and not was_over:
+            if self.narrator.phase == "over":
+                # a finished game's log is sealed (and expires on DynamoDB)
                 self.store.finish(self.game_id)
         return reply
+
+    def _next_game(self) -> Reply:
+        """A new game at the same table is a new log that starts with the same lobby."""
+        old = self.narrator
+        fresh = Narrator(old.lang, seed=old.seed + 1, call_pause=old.call_pause)
+        lobby = old.lobby_inputs()
+        for inp in lobby:
+            fresh.handle(inp)
+        self.game_id = new_log_id()
+        self.store.create(self.game_id, fresh.setup_doc())
+        self.version = 0
+        for inp in lobby:
+            self.version = self.store.append(self.game_id, self.version, input_to_json(inp))
+        self.narrator = fresh
+        return Reply(True, fresh.handle(Host("new_game")).cues)
+
+
+def _is_new_game(inp: Input) -> bool:
+    return (isinstance(inp, Heard) and inp.intent == "NewGameIntent") or (
+        isinstance(inp, Host) and inp.command == "new_game"
+    )
+
+
+def new_log_id() -> str:
+    # the same shape as store.new_game_id; the narrator does not import the store
+    return secrets.token_urlsafe(12)
