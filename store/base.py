@@ -1,0 +1,110 @@
+"""The store's contract: what a stored game is, the errors, and the interface both backends keep.
+
+A game is its log: a set-up document plus the ordered list of accepted input entries. The
+store never interprets either; it only guarantees that the log is appended in order, that two
+writers who read the same version cannot both extend it, and that what `append` accepted is
+durable when it returns.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+Clock = Callable[[], float]
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """One game as read from the store. `version == len(entries)` always."""
+
+    game_id: str
+    setup: dict[str, Any]
+    entries: list[dict[str, Any]]
+    version: int
+    finished: bool
+    created_at: float
+    updated_at: float
+
+
+class StoreError(Exception):
+    """Anything the store refuses or cannot do."""
+
+
+class GameExists(StoreError):
+    """`create` was given an id that is already taken."""
+
+
+class GameNotFound(StoreError):
+    """No game with that id (never created, or deleted)."""
+
+
+class Conflict(StoreError):
+    """The game moved on since the caller read it: reload, decide again, retry."""
+
+
+class GameFinished(StoreError):
+    """The game's log is sealed by `finish`; nothing more can be appended or changed.
+
+    Not a Conflict on purpose: retrying cannot succeed, so a retry loop must not catch it.
+    """
+
+
+@runtime_checkable
+class GameStore(Protocol):
+    def create(self, game_id: str, setup: dict[str, Any]) -> StoredGame: ...
+
+    def append(self, game_id: str, version: int, entry: dict[str, Any]) -> int: ...
+
+    def load(self, game_id: str) -> StoredGame: ...
+
+    def replace_setup(self, game_id: str, version: int, setup: dict[str, Any]) -> int: ...
+
+    def finish(self, game_id: str) -> None: ...
+
+    def list_games(self, include_finished: bool = False) -> list[str]: ...
+
+    def delete(self, game_id: str) -> None: ...
+
+    def bind(self, key: str, game_id: str | None) -> None: ...
+
+    def lookup(self, key: str) -> str | None: ...
+
+    def close(self) -> None: ...
+
+
+def new_game_id() -> str:
+    """A random, URL-safe id (96 bits): safe to put in a phone link or a DynamoDB key."""
+    return secrets.token_urlsafe(12)
+
+
+def dump_document(doc: dict[str, Any], what: str) -> str:
+    """Serialise a set-up or an entry, refusing anything that would not replay identically.
+
+    NaN/Infinity are refused because they are not JSON and other readers would choke on them;
+    non-dict documents are refused because the log format is a list of objects.
+    """
+    if not isinstance(doc, dict):
+        raise TypeError(f"{what} must be a dict, not {type(doc).__name__}")
+    try:
+        return json.dumps(doc, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{what} is not JSON-able: {exc}") from exc
+
+
+def load_document(text: str) -> dict[str, Any]:
+    return json.loads(text)
+
+
+def check_game_id(game_id: str) -> None:
+    # An empty id or a non-string would make a key that silently matches nothing useful.
+    if not isinstance(game_id, str) or not game_id:
+        raise ValueError(f"game_id must be a non-empty string, not {game_id!r}")
+
+
+def check_version(version: int) -> None:
+    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+        raise ValueError(f"version must be a non-negative int, not {version!r}")
