@@ -37,6 +37,12 @@ def _console(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from phones.serve import run
+
+    return run(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="wolfvillage", description="Wolf Village narrator")
     verbs = parser.add_subparsers(dest="verb", required=True)
@@ -50,6 +56,12 @@ def build_parser() -> argparse.ArgumentParser:
     console = verbs.add_parser("console", help="play a whole table in a terminal")
     add_arguments(console)
     console.set_defaults(run=_console)
+
+    from phones.serve import add_arguments as serve_arguments
+
+    serve = verbs.add_parser("serve", help="serve the phone relay (and the Alexa endpoint)")
+    serve_arguments(serve)
+    serve.set_defaults(run=_serve)
     return parser
 
 

@@ -1,0 +1,46 @@
+"""The pages' own words (phones/text/<lang>.json) and the role names (speech catalogue)."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from speech import LANGUAGES, catalog
+
+TEXT_DIR = Path(__file__).parent / "text"
+
+
+@cache
+def page_text(lang: str) -> dict[str, Any]:
+    if lang not in LANGUAGES:
+        lang = "en"
+    path = TEXT_DIR / f"{lang}.json"
+    with open(path if path.exists() else TEXT_DIR / "en.json", encoding="utf-8") as handle:
+        text = json.load(handle)
+    text["roles"] = catalog(lang)["roles"]
+    text["presets"] = catalog(lang)["presets"]
+    text["ratings"] = catalog(lang)["ratings"]
+    text["protocols"] = catalog(lang)["protocols"]
+    text["options"] = catalog(lang)["options"]
+    text["values"] = catalog(lang)["values"]
+    text["lang_names"] = LANGUAGE_NAMES
+    return text
+
+
+LANGUAGE_NAMES = {
+    "en": "English", "es": "Español", "fi": "Suomi", "de": "Deutsch", "nl": "Nederlands",
+    "fr": "Français", "pl": "Polski",
+}
+
+
+def pick_language(asked: str | None, accept: str | None) -> str:
+    """The language asked for, else the browser's first one we speak, else English."""
+    if asked in LANGUAGES:
+        return str(asked)
+    for part in (accept or "").split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGUAGES:
+            return code
+    return "en"

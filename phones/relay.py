@@ -1,0 +1,324 @@
+"""The phone relay without HTTP: rooms, joining, links, private views and choices.
+
+Every operation goes through the table's `TableSession`, so each accepted choice is in the
+store before it is acknowledged and a restarted server rebuilds every room from the store.
+The web layer (`phones/web.py`) is a thin shell over this class, and the offline box and the
+Alexa skill use it directly.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from narrator import Heard, Host, Narrator, Tap, Tick
+from narrator.narrator import Reply
+from narrator.session import TableSession
+from narrator.table import LANGUAGES
+from phones.codes import new_code, normalize_code
+from phones.links import Link, link_key, new_token
+
+ROOM_KEY = "room:{code}"
+PLAYER_LINK_KEY = "plink:{game}:{player}"
+
+
+class RelayError(Exception):
+    """A refusal with a stable reason key (translated by the pages) and an HTTP status."""
+
+    def __init__(self, reason: str, status: int = 400, **params: Any):
+        super().__init__(reason)
+        self.reason = reason
+        self.status = status
+        self.params = params
+
+
+@dataclass
+class Opened:
+    link: Link
+    session: TableSession
+
+
+class Relay:
+    def __init__(self, store: Any, call_pause: float = 12.0):
+        self.store = store
+        self.call_pause = call_pause
+        self._sessions: dict[str, TableSession] = {}
+        self._locks: dict[str, threading.RLock] = {}
+        self._guard = threading.Lock()
+        # room version: bumps on every accepted input, so phones can poll cheaply
+        self._listeners: list[Any] = []
+
+    # ------------------------------------------------------------------ rooms
+
+    def create_room(self, lang: str = "en", host_name: str | None = None) -> tuple[str, str]:
+        """A new room: its code and the host's private link token."""
+        if lang not in LANGUAGES:
+            raise RelayError("unknown_language")
+        code = new_code(lambda c: self.store.lookup(ROOM_KEY.format(code=c)) is not None)
+        narrator = Narrator(lang, seed=secrets.randbelow(2**31), call_pause=self.call_pause)
+        game_id = secrets.token_urlsafe(12)
+        session = TableSession.create(self.store, game_id, narrator)
+        self.store.bind(ROOM_KEY.format(code=code), game_id)
+        self.store.bind(f"code:{game_id}", code)
+        with self._guard:
+            self._sessions[game_id] = session
+        token = new_token()
+        link = Link(code, game_id, None, host=True, lang=lang)
+        self.store.bind(link_key(token), link.to_text())
+        if host_name:
+            with self._lock(game_id):
+                self._feed(session, Host("host_plays", host_name), reason_status=409)
+                link.player = session.narrator.config.host
+                self.store.bind(link_key(token), link.to_text())
+                self.store.bind(PLAYER_LINK_KEY.format(game=game_id, player=link.player),
+                                link_key(token))
+        return code, token
+
+    def game_for_code(self, raw_code: Any) -> str:
+        code = normalize_code(raw_code)
+        game_id = self.store.lookup(ROOM_KEY.format(code=code)) if code else None
+        if game_id is None:
+            raise RelayError("unknown_room", 404)
+        return game_id
+
+    def join(self, raw_code: Any, name: Any, lang: str = "en") -> str:
+        """A player joins a room by its code; returns their private link token."""
+        game_id = self.game_for_code(raw_code)
+        if lang not in LANGUAGES:
+            lang = "en"
+        if not isinstance(name, str) or not name.strip():
+            raise RelayError("bad_name")
+        with self._lock(game_id):
+            session = self.session(game_id)
+            if session.narrator.phase != "lobby":
+                raise RelayError("game_started", 409)
+            reply = self._feed(session, Host("join", name.strip()), reason_status=409)
+            joined = session.narrator.config.players[-1]
+            del reply
+            token = new_token()
+            code = normalize_code(raw_code) or ""
+            self.store.bind(link_key(token), Link(code, game_id, joined, lang=lang).to_text())
+            self.store.bind(PLAYER_LINK_KEY.format(game=game_id, player=joined), link_key(token))
+        return token
+
+    def reissue(self, host_token: str, device: str | None, player: str) -> str:
+        """The host gives a player a new link; the old one dies at once."""
+        opened = self.open(host_token, device, host=True)
+        game_id = opened.link.game_id
+        with self._lock(game_id):
+            narrator = opened.session.narrator
+            names = narrator.game.players if narrator.game else narrator.config.players
+            if player not in names:
+                raise RelayError("unknown_player", 404)
+            old = self.store.lookup(PLAYER_LINK_KEY.format(game=game_id, player=player))
+            lang = "en"
+            if old is not None:
+                text = self.store.lookup(old)
+                if text:
+                    lang = Link.from_text(text).lang
+                self.store.bind(old, None)
+            token = new_token()
+            link = Link(opened.link.code, game_id, player, lang=lang)
+            self.store.bind(link_key(token), link.to_text())
+            self.store.bind(PLAYER_LINK_KEY.format(game=game_id, player=player), link_key(token))
+        return token
+
+    # ------------------------------------------------------------------ links
+
+    def open(self, token: Any, device: str | None, host: bool = False) -> Opened:
+        """Check a link: it exists, and this device owns it (the first to open it does)."""
+        if not isinstance(token, str) or not token:
+            raise RelayError("bad_link", 404)
+        text = self.store.lookup(link_key(token))
+        if text is None:
+            raise RelayError("bad_link", 404)
+        link = Link.from_text(text)
+        if host and not link.host:
+            raise RelayError("bad_link", 404)
+        if device is None:
+            raise RelayError("no_device", 403)
+        if link.device is None:
+            with self._lock(link.game_id):
+                # re-read under the lock: of two devices racing, only the first wins
+                text = self.store.lookup(link_key(token))
+                if text is None:
+                    raise RelayError("bad_link", 404)
+                link = Link.from_text(text)
+                if link.device is None:
+                    from phones.links import digest
+
+                    link.device = digest(device)
+                    self.store.bind(link_key(token), link.to_text())
+        if not link.owned_by(device):
+            raise RelayError("other_device", 403)
+        return Opened(link, self.session(link.game_id))
+
+    # ------------------------------------------------------------------ sessions
+
+    def session(self, game_id: str) -> TableSession:
+        with self._guard:
+            session = self._sessions.get(game_id)
+        if session is None:
+            session = TableSession.resume(self.store, game_id)
+            with self._guard:
+                session = self._sessions.setdefault(game_id, session)
+        return session
+
+    def _lock(self, game_id: str) -> threading.RLock:
+        with self._guard:
+            return self._locks.setdefault(game_id, threading.RLock())
+
+    def _feed(self, session: TableSession, inp: Any, reason_status: int = 400) -> Reply:
+        from store import Conflict
+
+        try:
+            reply = session.handle(inp)
+        except Conflict:
+            # another process moved the table on: reload it from the store and try again
+            with self._guard:
+                self._sessions.pop(session.game_id, None)
+            session = self.session(session.game_id)
+            reply = session.handle(inp)
+        if not reply.accepted:
+            raise RelayError(_reason(reply), reason_status)
+        return reply
+
+    def version(self, game_id: str) -> int:
+        return self.session(game_id).version
+
+    # ------------------------------------------------------------------ players
+
+    def player_view(self, token: str, device: str | None) -> dict[str, Any]:
+        opened = self.open(token, device)
+        with self._lock(opened.link.game_id):
+            return self._player_view(opened)
+
+    def _player_view(self, opened: Opened) -> dict[str, Any]:
+        session = opened.session
+        narrator = session.narrator
+        link = opened.link
+        view: dict[str, Any] = {
+            "room": link.code,
+            "lang": link.lang,
+            "version": session.version,
+            "phase": narrator.phase,
+            "paused": narrator.paused,
+            "players": _players(narrator),
+            "me": link.player,
+            "host": link.host,
+        }
+        if narrator.game is not None:
+            view["public"] = narrator.public_view().get("game")
+            if link.player is not None:
+                mine = narrator.player_view(link.player)
+                view["private"] = mine.get("me")
+                if "turn" in mine:
+                    view["turn"] = mine["turn"]
+        return view
+
+    def choose(self, token: str, device: str | None, verb: Any, target: Any) -> dict[str, Any]:
+        """A player's secret choice; refused (and nothing changes) unless it is legal now."""
+        opened = self.open(token, device)
+        if opened.link.player is None or not isinstance(verb, str):
+            raise RelayError("not_your_turn", 409)
+        with self._lock(opened.link.game_id):
+            session = self.session(opened.link.game_id)
+            opened = Opened(opened.link, session)
+            self._feed(session, Tap(opened.link.player, verb, target), reason_status=409)
+            return self._player_view(opened)
+
+    # ------------------------------------------------------------------ host
+
+    def host_view(self, token: str, device: str | None) -> dict[str, Any]:
+        opened = self.open(token, device, host=True)
+        with self._lock(opened.link.game_id):
+            view = self._player_view(opened)
+            narrator = opened.session.narrator
+            view["table"] = narrator.config.to_json()
+            view["rating"] = narrator.config.rating()
+            view["waiting"] = _waiting(narrator)
+            view["next_to_pass"] = _next_to_pass(narrator)
+            return view
+
+    def host_input(self, token: str, device: str | None, kind: str, data: dict[str, Any]
+                   ) -> dict[str, Any]:
+        """Host commands, what the speaker heard, and time passing."""
+        opened = self.open(token, device, host=True)
+        if kind == "command":
+            inp: Any = Host(str(data.get("command")), data.get("arg"))
+        elif kind == "heard":
+            slots = data.get("slots") if isinstance(data.get("slots"), dict) else {}
+            inp = Heard(str(data.get("intent")), slots)
+        elif kind == "tick":
+            seconds = data.get("seconds")
+            if not isinstance(seconds, int | float) or isinstance(seconds, bool):
+                raise RelayError("bad_request")
+            inp = Tick(float(seconds))
+        else:
+            raise RelayError("bad_request")
+        with self._lock(opened.link.game_id):
+            session = self.session(opened.link.game_id)
+            reply = self._feed(session, inp)
+            said = [{"key": c.key, "params": c.params} for c in reply.cues
+                    if type(c).__name__ == "Say"]
+            return {"said": said, "version": session.version}
+
+    def pass_view(self, token: str, device: str | None, player: str | None) -> dict[str, Any]:
+        """Shared phones: who gets the device next, and (once they tap) only their turn."""
+        opened = self.open(token, device, host=True)
+        with self._lock(opened.link.game_id):
+            narrator = opened.session.narrator
+            nxt = _next_to_pass(narrator)
+            if player is None or player != nxt:
+                return {"next": nxt, "phase": narrator.phase,
+                        "version": opened.session.version}
+            mine = narrator.player_view(player)
+            return {"next": nxt, "player": player, "private": mine.get("me"),
+                    "turn": mine.get("turn"), "version": opened.session.version}
+
+    def pass_choose(self, token: str, device: str | None, player: Any, verb: Any,
+                    target: Any) -> dict[str, Any]:
+        opened = self.open(token, device, host=True)
+        with self._lock(opened.link.game_id):
+            session = self.session(opened.link.game_id)
+            if player != _next_to_pass(session.narrator) or not isinstance(verb, str):
+                raise RelayError("not_your_turn", 409)
+            self._feed(session, Tap(player, verb, target), reason_status=409)
+            return {"next": _next_to_pass(session.narrator), "version": session.version}
+
+
+def _reason(reply: Reply) -> str:
+    for cue in reply.cues:
+        if type(cue).__name__ == "Show":
+            return str(cue.view.get("reason", "refused"))
+        if type(cue).__name__ == "Say":
+            return str(cue.key)
+    return "refused"
+
+
+def _players(narrator: Narrator) -> list[str]:
+    return list(narrator.game.players if narrator.game else narrator.config.players)
+
+
+def _waiting(narrator: Narrator) -> dict[str, Any]:
+    """What the host may see of the night's progress without learning anyone's role."""
+    game = narrator.game
+    if game is None:
+        return {}
+    pending = game.pending()
+    if narrator.phase == "night":
+        if game.options.night_mode == "narrated":
+            return {"calling": narrator.calling}  # what the speaker just said aloud
+        living = len(game.alive_names())
+        return {"turns_left": len(pending), "turns": living}
+    return {"players": [d.player for d in pending if d.player != "table"]}
+
+
+def _next_to_pass(narrator: Narrator) -> str | None:
+    game = narrator.game
+    if game is None or narrator.phase != "night" or game.options.night_mode != "pass_phones":
+        return None
+    pending = game.pending()
+    return pending[0].player if pending else None

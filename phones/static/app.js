@@ -1,0 +1,53 @@
+// Refresh the live part of a page when the table moves on; tick the debate clock.
+// Plain JavaScript, no framework; pages work without it (forms post normally).
+(function () {
+  "use strict";
+  var live = document.getElementById("live");
+  if (!live || !live.dataset.poll) { return; }
+  var version = live.dataset.version;
+  var busy = false;
+  var lastTick = Date.now();
+
+  function refresh() {
+    if (busy) { return; }
+    if (live.contains(document.activeElement) && document.activeElement.tagName !== "BODY" &&
+        live.querySelector("form.turn")) {
+      return; // do not replace a form someone is filling in
+    }
+    busy = true;
+    fetch(live.dataset.poll + "?since=" + encodeURIComponent(version), {credentials: "same-origin"})
+      .then(function (answer) {
+        if (answer.status === 204) { return null; }
+        if (!answer.ok) { throw new Error(String(answer.status)); }
+        return answer.json();
+      })
+      .then(function (view) {
+        if (!view) { return null; }
+        version = String(view.version);
+        return fetch(live.dataset.part, {credentials: "same-origin"})
+          .then(function (answer) { return answer.text(); })
+          .then(function (html) { live.innerHTML = html; live.dataset.version = version; });
+      })
+      .catch(function () { /* offline for a moment: try again at the next beat */ })
+      .then(function () { busy = false; });
+  }
+
+  function tick() {
+    // the host's page lets time pass for the debate clock
+    if (!live.dataset.tick) { return; }
+    var phase = live.querySelector("[data-phase]");
+    var now = Date.now();
+    var seconds = Math.round((now - lastTick) / 1000);
+    if (phase && phase.dataset.phase === "debate" && seconds >= 5) {
+      lastTick = now;
+      fetch(live.dataset.tick, {method: "POST", credentials: "same-origin",
+        headers: {"Content-Type": "application/json"}, body: JSON.stringify({seconds: seconds})})
+        .catch(function () {});
+    } else if (!phase || phase.dataset.phase !== "debate") {
+      lastTick = now;
+    }
+  }
+
+  setInterval(refresh, 1500);
+  setInterval(tick, 1000);
+})();

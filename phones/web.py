@@ -1,0 +1,434 @@
+"""The phone relay on the web: a Flask blueprint of server-rendered pages and a JSON API.
+
+Pages work without JavaScript (plain forms); a little script refreshes the private part of
+the page when the table moves on. Everything a page does, the API under /api/ does too.
+
+Safety: link tokens are in the path but never logged (see `RedactTokens`); every response
+carries a strict content security policy and no referrer; forms carry CSRF tokens; the API
+only takes JSON from the same origin; guessing room codes is rate-limited.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import os
+import re
+import secrets
+from pathlib import Path
+from typing import Any
+
+import segno
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    g,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from flask_wtf.csrf import CSRFError, CSRFProtect
+
+from phones.i18n import page_text, pick_language
+from phones.relay import Relay, RelayError
+from rules.wolf_village.presets import PRESETS
+
+DEVICE_COOKIE = "wv_device"
+DEVICE_HEADER = "X-Wolf-Device"
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
+
+pages = Blueprint("pages", __name__)
+api = Blueprint("api", __name__, url_prefix="/api")
+csrf = CSRFProtect()
+limiter = Limiter(key_func=get_remote_address, storage_uri="memory://")
+
+
+class RedactTokens(logging.Filter):
+    """Keeps private links out of every log line (werkzeug logs request paths)."""
+
+    PATTERN = re.compile(r"/(p|h|api/p|api/h)/[A-Za-z0-9_\-]{16,}")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = self.PATTERN.sub(lambda m: f"/{m.group(1)}/<link>", message)
+        if redacted != message:
+            record.msg, record.args = redacted, ()
+        return True
+
+
+def relay() -> Relay:
+    from flask import current_app
+
+    return current_app.extensions["wolfvillage_relay"]
+
+
+def device_id() -> str:
+    """This device's id: the cookie (browsers) or a header (the box, the skill, tests)."""
+    if "device" not in g:
+        given = request.headers.get(DEVICE_HEADER) or request.cookies.get(DEVICE_COOKIE)
+        g.new_device = given is None
+        g.device = given or secrets.token_urlsafe(24)
+    return g.device
+
+
+def _guess_failed(response: Response) -> bool:
+    return response.status_code == 404
+
+
+def room_guess_limit() -> str:
+    from flask import current_app
+
+    return current_app.config.get("ROOM_GUESS_LIMIT", "20 per minute")
+
+
+# ---------------------------------------------------------------------- pages
+
+
+def lang_of_request() -> str:
+    return pick_language(request.args.get("lang"), request.headers.get("Accept-Language"))
+
+
+def render(template: str, lang: str, status: int = 200, **context: Any) -> Response:
+    body = render_template(template, t=page_text(lang), lang=lang, presets=list(PRESETS),
+                           **context)
+    return make_response(body, status)
+
+
+def error_page(problem: RelayError, lang: str) -> Response:
+    return render("error.html", lang, problem.status, reason=problem.reason)
+
+
+@pages.get("/")
+def index() -> Response:
+    lang = lang_of_request()
+    return render("index.html", lang, code=request.args.get("code", ""))
+
+
+@pages.get("/j/<code>")
+def join_page(code: str) -> Response:
+    lang = lang_of_request()
+    return render("index.html", lang, code=code.upper())
+
+
+@pages.post("/join")
+@limiter.limit(room_guess_limit, deduct_when=_guess_failed)
+def join_form() -> Response:
+    lang = pick_language(request.form.get("lang"), request.headers.get("Accept-Language"))
+    try:
+        token = relay().join(request.form.get("code"), request.form.get("name"), lang)
+    except RelayError as problem:
+        return render("index.html", lang, problem.status, code=request.form.get("code", ""),
+                      name=request.form.get("name", ""), reason=problem.reason)
+    return redirect(url_for("pages.player_page", token=token), 303)
+
+
+@pages.post("/rooms")
+def create_room_form() -> Response:
+    lang = pick_language(request.form.get("lang"), request.headers.get("Accept-Language"))
+    host_name = (request.form.get("host_name") or "").strip() or None
+    try:
+        _, token = relay().create_room(lang, host_name)
+    except RelayError as problem:
+        return error_page(problem, lang)
+    return redirect(url_for("pages.host_page", token=token), 303)
+
+
+@pages.get("/p/<token>")
+def player_page(token: str) -> Response:
+    try:
+        view = relay().player_view(token, device_id())
+    except RelayError as problem:
+        return error_page(problem, lang_of_request())
+    return render("player.html", view["lang"], view=view, token=token)
+
+
+@pages.get("/p/<token>/part")
+def player_part(token: str) -> Response:
+    try:
+        view = relay().player_view(token, device_id())
+    except RelayError as problem:
+        return error_page(problem, lang_of_request())
+    return render("player_part.html", view["lang"], view=view, token=token)
+
+
+@pages.post("/p/<token>/choose")
+def player_choose(token: str) -> Response:
+    verb = request.form.get("verb", "")
+    lang = lang_of_request()
+    try:
+        relay().choose(token, device_id(), verb, target_from_form(verb, request.form))
+    except RelayError as problem:
+        try:
+            view = relay().player_view(token, device_id())
+        except RelayError as other:
+            return error_page(other, lang)
+        return render("player.html", view["lang"], problem.status, view=view, token=token,
+                      reason=problem.reason)
+    return redirect(url_for("pages.player_page", token=token), 303)
+
+
+def target_from_form(verb: str, form: Any) -> Any:
+    if verb == "witch":
+        poison = form.get("poison") or None
+        return {"heal": form.get("heal") == "on", "poison": poison}
+    if verb == "link":
+        return form.getlist("target")
+    if verb == "verdict" and form.getlist("tie"):
+        return {"tie": form.getlist("tie")}
+    target = form.get("target")
+    return None if target in (None, "", "__nobody__") else target
+
+
+@pages.get("/h/<token>")
+def host_page(token: str) -> Response:
+    try:
+        view = relay().host_view(token, device_id())
+    except RelayError as problem:
+        return error_page(problem, lang_of_request())
+    join_url = url_for("pages.join_page", code=view["room"], _external=True)
+    return render("host.html", view["lang"], view=view, token=token, join_url=join_url,
+                  reason=request.args.get("reason"))
+
+
+@pages.get("/h/<token>/part")
+def host_part(token: str) -> Response:
+    try:
+        view = relay().host_view(token, device_id())
+    except RelayError as problem:
+        return error_page(problem, lang_of_request())
+    join_url = url_for("pages.join_page", code=view["room"], _external=True)
+    return render("host_part.html", view["lang"], view=view, token=token, join_url=join_url)
+
+
+@pages.post("/h/<token>/do")
+def host_do(token: str) -> Response:
+    form = request.form
+    kind = form.get("kind", "command")
+    data: dict[str, Any]
+    if kind == "heard":
+        slots = {k[5:]: v for k, v in form.items() if k.startswith("slot_") and v}
+        data = {"intent": form.get("intent"), "slots": slots}
+    elif kind == "tick":
+        data = {"seconds": float(form.get("seconds", "0") or 0)}
+    elif kind == "reissue":
+        try:
+            new = relay().reissue(token, device_id(), form.get("player", ""))
+        except RelayError as problem:
+            return redirect(url_for("pages.host_page", token=token, reason=problem.reason), 303)
+        url = url_for("pages.player_page", token=new, _external=True)
+        view = relay().host_view(token, device_id())
+        return render("reissued.html", view["lang"], url=url, player=form.get("player"),
+                      token=token)
+    else:
+        data = {"command": form.get("command"), "arg": command_arg(form)}
+    try:
+        relay().host_input(token, device_id(), kind, data)
+    except RelayError as problem:
+        return redirect(url_for("pages.host_page", token=token, reason=problem.reason), 303)
+    return redirect(url_for("pages.host_page", token=token), 303)
+
+
+def command_arg(form: Any) -> Any:
+    command = form.get("command")
+    arg = form.get("arg")
+    if command == "option":
+        value: Any = arg
+        if arg in ("on", "off"):
+            value = arg == "on"
+        return [form.get("option"), value]
+    if command == "clock":
+        return int(arg) if (arg or "").isdigit() else -1
+    if command == "seats":
+        return form.getlist("seat")
+    return arg
+
+
+@pages.get("/h/<token>/pass")
+def pass_page(token: str) -> Response:
+    player = request.args.get("player")
+    try:
+        view = relay().pass_view(token, device_id(), player)
+        lang = relay().host_view(token, device_id())["lang"]
+    except RelayError as problem:
+        return error_page(problem, lang_of_request())
+    return render("pass.html", lang, view=view, token=token)
+
+
+@pages.post("/h/<token>/pass")
+def pass_choose(token: str) -> Response:
+    verb = request.form.get("verb", "")
+    try:
+        relay().pass_choose(token, device_id(), request.form.get("player"), verb,
+                            target_from_form(verb, request.form))
+    except RelayError as problem:
+        return error_page(problem, lang_of_request())
+    return redirect(url_for("pages.pass_page", token=token), 303)
+
+
+@pages.get("/qr/<code>.svg")
+def qr_code(code: str) -> Response:
+    try:
+        relay().game_for_code(code)
+    except RelayError:
+        abort(404)
+    url = url_for("pages.join_page", code=code.upper(), _external=True)
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=6, border=2)
+    response = make_response(out.getvalue())
+    response.mimetype = "image/svg+xml"
+    return response
+
+
+# ---------------------------------------------------------------------- API
+
+
+def json_body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise RelayError("bad_request", 400)
+    return data
+
+
+@api.before_request
+def same_origin_json() -> Response | None:
+    """JSON only, and from our own pages when a browser sends it (CSRF for the API)."""
+    if request.method in ("POST", "PUT", "DELETE"):
+        if not request.is_json:
+            return jsonify(error="json_required"), 415  # type: ignore[return-value]
+        origin = request.headers.get("Origin")
+        if origin is not None and origin.rstrip("/") != request.host_url.rstrip("/"):
+            return jsonify(error="cross_origin"), 403  # type: ignore[return-value]
+    return None
+
+
+@api.errorhandler(RelayError)
+def relay_error(problem: RelayError) -> tuple[Response, int]:
+    return jsonify(error=problem.reason), problem.status
+
+
+@api.post("/rooms")
+def api_create_room() -> Response:
+    data = json_body()
+    code, token = relay().create_room(str(data.get("lang", "en")), data.get("host_name"))
+    return jsonify(code=code, host_token=token,
+                   host_url=url_for("pages.host_page", token=token, _external=True),
+                   join_url=url_for("pages.join_page", code=code, _external=True),
+                   qr_url=url_for("pages.qr_code", code=code, _external=True))
+
+
+@api.post("/rooms/<code>/join")
+@limiter.limit(room_guess_limit, deduct_when=_guess_failed)
+def api_join(code: str) -> Response:
+    data = json_body()
+    token = relay().join(code, data.get("name"), str(data.get("lang", "en")))
+    return jsonify(token=token, url=url_for("pages.player_page", token=token, _external=True))
+
+
+@api.get("/p/<token>")
+def api_player(token: str) -> Response:
+    view = relay().player_view(token, device_id())
+    since = request.args.get("since")
+    if since is not None and since == str(view["version"]):
+        return Response(status=204)
+    return jsonify(view)
+
+
+@api.post("/p/<token>/choice")
+def api_choice(token: str) -> Response:
+    data = json_body()
+    return jsonify(relay().choose(token, device_id(), data.get("verb"), data.get("target")))
+
+
+@api.get("/h/<token>")
+def api_host(token: str) -> Response:
+    view = relay().host_view(token, device_id())
+    since = request.args.get("since")
+    if since is not None and since == str(view["version"]):
+        return Response(status=204)
+    return jsonify(view)
+
+
+@api.post("/h/<token>/<kind>")
+def api_host_input(token: str, kind: str) -> Response:
+    data = json_body()
+    if kind == "reissue":
+        new = relay().reissue(token, device_id(), str(data.get("player", "")))
+        return jsonify(token=new, url=url_for("pages.player_page", token=new, _external=True))
+    if kind == "pass":
+        return jsonify(relay().pass_choose(token, device_id(), data.get("player"),
+                                           data.get("verb"), data.get("target")))
+    if kind not in ("command", "heard", "tick"):
+        raise RelayError("bad_request", 404)
+    return jsonify(relay().host_input(token, device_id(), kind, data))
+
+
+@api.get("/h/<token>/pass")
+def api_pass(token: str) -> Response:
+    return jsonify(relay().pass_view(token, device_id(), request.args.get("player")))
+
+
+# ---------------------------------------------------------------------- the app
+
+
+def secret_key() -> str:
+    """A stable secret for CSRF tokens: the environment's, or one kept in the data folder."""
+    given = os.environ.get("WOLFVILLAGE_SECRET")
+    if given:
+        return given
+    from platformdirs import user_data_dir
+
+    path = Path(user_data_dir("wolfvillage")) / "secret.key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_urlsafe(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def init_app(app: Flask, relay_obj: Relay) -> None:
+    """Mount the relay's pages and API on an app (the Alexa endpoint shares the app)."""
+    app.extensions["wolfvillage_relay"] = relay_obj
+    app.config.setdefault("SECRET_KEY", secret_key())
+    app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)
+    csrf.init_app(app)
+    csrf.exempt(api)
+    limiter.init_app(app)
+    app.register_blueprint(pages)
+    app.register_blueprint(api)
+    app.jinja_env.filters["fmt"] = lambda text, **params: str(text).format_map(params)
+    for name in ("werkzeug", "waitress", "flask.app"):
+        logging.getLogger(name).addFilter(RedactTokens())
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(problem: CSRFError) -> Response:
+        return render("error.html", lang_of_request(), 400, reason="csrf")
+
+    @app.after_request
+    def security_headers(response: Response) -> Response:
+        response.headers["Content-Security-Policy"] = CSP
+        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["X-Frame-Options"] = "DENY"
+        if request.path.startswith(("/p/", "/h/", "/api/")):
+            response.headers["Cache-Control"] = "no-store"
+        if g.get("new_device"):
+            response.set_cookie(DEVICE_COOKIE, g.device, max_age=60 * 60 * 24 * 365,
+                                httponly=True, samesite="Lax", secure=request.is_secure)
+        return response
+
+
+def create_app(store: Any, **config: Any) -> Flask:
+    app = Flask(__name__, template_folder="templates", static_folder="static")
+    app.config.update(config)
+    init_app(app, Relay(store, call_pause=config.get("CALL_PAUSE", 12.0)))
+    return app
