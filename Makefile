@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup test lint bench run clean
+.PHONY: setup system-deps test lint bench run clean
 
 $(BIN)/wolfvillage: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -11,7 +11,17 @@ $(BIN)/wolfvillage: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
-setup: $(BIN)/wolfvillage
+# Debian packages the tests drive for real (headless chromium for the phone pages).
+# Installed with apt when missing and we are root (CI, a fresh dev box); never a browser download.
+DEBS := chromium
+system-deps:
+	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else echo "please install:$$missing (sudo apt-get install$$missing)"; exit 1; fi; \
+	fi
+
+setup: $(BIN)/wolfvillage system-deps
 
 lint: setup
 	$(BIN)/ruff check .
