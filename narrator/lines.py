@@ -104,7 +104,7 @@ def _game_over(narrator: Narrator, event: dict[str, Any]) -> list[Cue]:
         cues = [Say("win_lovers", {"names": event["winners"]})]
     cues.append(Say("reveal_intro"))
     for name, role in game.roles_as_dealt().items():
-        cues.append(Say("reveal_role", {"name": name, "role": role}))
+        cues.append(Say("reveal_role", {"name": name, "role_the": role}))
     suspicions = [e for e in game.events if e["type"] == "suspicion"]
     if suspicions:
         cues.append(Say("suspicions_intro"))

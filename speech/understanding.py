@@ -212,7 +212,8 @@ def normalize(text: str) -> str:
     text = unicodedata.normalize("NFKD", text.casefold())
     text = "".join(c for c in text if not unicodedata.combining(c))
     text = text.replace("ł", "l").replace("ß", "ss")
-    text = re.sub(r"[^\w\s'{}-]", " ", text)
+    text = re.sub(r"(?<=\w)-(?=\w)", "", text)  # "set-up" and "setup" are one word
+    text = re.sub(r"[^\w\s'{}]", " ", text)
     return re.sub(r"\s+", " ", text).strip()
 
 
@@ -241,7 +242,9 @@ class _Model:
     values: dict[str, dict[str, str]]  # type -> normalized synonym -> id
 
 
-def _compile(intent: str, sample: str) -> _Sample:
+def _compile(intent: str, sample: str, choices: dict[str, str] | None = None) -> _Sample:
+    """A sample as a regex; a slot whose type has a closed list of values only matches one
+    of them, so "turn off reveal dead roles" splits where the words say, not anywhere."""
     text = normalize(sample)
     parts = re.split(r"(\{\w+\})", text)
     regex = ""
@@ -251,7 +254,8 @@ def _compile(intent: str, sample: str) -> _Sample:
         if part.startswith("{") and part.endswith("}"):
             slot = part[1:-1]
             slots.append(slot)
-            regex += f"(?P<{slot}>.+?)"
+            closed = (choices or {}).get(slot)
+            regex += f"(?P<{slot}>{closed})" if closed else f"(?P<{slot}>.+?)"
         elif part:
             literal += len(part.strip())
             regex += r"\s*".join(re.escape(w) for w in part.split(" ")) if part.strip() else ""
@@ -268,13 +272,6 @@ def load_model(locale: str) -> _Model:
     path = MODELS_DIR / f"{locale}.json"
     with open(path, encoding="utf-8") as handle:
         doc = json.load(handle)["interactionModel"]["languageModel"]
-    samples: list[_Sample] = []
-    slot_types: dict[tuple[str, str], str] = {}
-    for intent in doc["intents"]:
-        for slot in intent.get("slots", []):
-            slot_types[(intent["name"], slot["name"])] = slot["type"]
-        for sample in intent.get("samples", []):
-            samples.append(_compile(intent["name"], sample))
     values: dict[str, dict[str, str]] = {}
     for slot_type in doc.get("types", []):
         table: dict[str, str] = {}
@@ -284,6 +281,21 @@ def load_model(locale: str) -> _Model:
             for synonym in [name["value"], *name.get("synonyms", [])]:
                 table[normalize(synonym)] = ident
         values[slot_type["name"]] = table
+    alternations = {
+        name: "|".join(re.escape(v) for v in sorted(table, key=len, reverse=True))
+        for name, table in values.items()
+        if name != "PLAYER_NAME" and table
+    }
+    samples: list[_Sample] = []
+    slot_types: dict[tuple[str, str], str] = {}
+    for intent in doc["intents"]:
+        choices = {}
+        for slot in intent.get("slots", []):
+            slot_types[(intent["name"], slot["name"])] = slot["type"]
+            if slot["type"] in alternations:
+                choices[slot["name"]] = alternations[slot["type"]]
+        for sample in intent.get("samples", []):
+            samples.append(_compile(intent["name"], sample, choices))
     lang = locale.split("-")[0]
     return _Model(locale, lang, samples, slot_types, values)
 
@@ -296,7 +308,7 @@ def parse_number(lang: str, text: str) -> int | None:
     text = normalize(text)
     if text.isdigit():
         return int(text)
-    words = NUMBER_WORDS.get(lang, NUMBER_WORDS["en"])
+    words = [normalize(w) for w in NUMBER_WORDS.get(lang, NUMBER_WORDS["en"])]
     return words.index(text) if text in words else None
 
 
