@@ -57,6 +57,21 @@ class TableSession:
                 self.store.finish(self.game_id)
         return reply
 
+    def cues_since(self, version: int) -> list[Any]:
+        """What the table would have heard from the inputs stored after `version`.
+
+        The phones move the table on between two Alexa requests; the voice catches up by
+        replaying the stored log up to what it last said and collecting the cues after it.
+        """
+        stored = self.store.load(self.game_id)
+        inputs = [input_from_json(entry) for entry in stored.entries]
+        version = max(0, min(version, len(inputs)))
+        narrator = Narrator.restore(stored.setup, inputs[:version])
+        cues: list[Any] = []
+        for inp in inputs[version:]:
+            cues += narrator.handle(inp).cues
+        return cues
+
     def _next_game(self) -> Reply:
         """A new game at the same table is a new log that starts with the same lobby."""
         old = self.narrator

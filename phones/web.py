@@ -219,7 +219,10 @@ def host_do(token: str) -> Response:
         slots = {k[5:]: v for k, v in form.items() if k.startswith("slot_") and v}
         data = {"intent": form.get("intent"), "slots": slots}
     elif kind == "tick":
-        data = {"seconds": float(form.get("seconds", "0") or 0)}
+        try:
+            data = {"seconds": float(form.get("seconds", "0") or 0)}
+        except ValueError:
+            return redirect(url_for("pages.host_page", token=token, reason="bad_request"), 303)
     elif kind == "reissue":
         try:
             new = relay().reissue(token, device_id(), form.get("player", ""))
@@ -276,6 +279,7 @@ def pass_choose(token: str) -> Response:
 
 
 @pages.get("/qr/<code>.svg")
+@limiter.limit(room_guess_limit, deduct_when=_guess_failed)
 def qr_code(code: str) -> Response:
     try:
         relay().game_for_code(code)
@@ -286,6 +290,22 @@ def qr_code(code: str) -> Response:
     segno.make(url, error="m").save(out, kind="svg", scale=6, border=2)
     response = make_response(out.getvalue())
     response.mimetype = "image/svg+xml"
+    return response
+
+
+@pages.get("/qr/<code>.png")
+@limiter.limit(room_guess_limit, deduct_when=_guess_failed)
+def qr_png(code: str) -> Response:
+    """The join address as a PNG, for an Echo Show's screen (APL shows no SVG)."""
+    try:
+        relay().game_for_code(code)
+    except RelayError:
+        abort(404)
+    url = url_for("pages.join_page", code=code.upper(), _external=True)
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="png", scale=8, border=2)
+    response = make_response(out.getvalue())
+    response.mimetype = "image/png"
     return response
 
 
@@ -408,6 +428,10 @@ def init_app(app: Flask, relay_obj: Relay) -> None:
     app.jinja_env.filters["fmt"] = lambda text, **params: str(text).format_map(params)
     for name in ("werkzeug", "waitress", "flask.app"):
         logging.getLogger(name).addFilter(RedactTokens())
+    # Flask logs a failing request ("Exception on /p/<token> [GET]") on the app's own
+    # logger, named after the app ("phones.web"), not "flask.app"
+    if not any(isinstance(f, RedactTokens) for f in app.logger.filters):
+        app.logger.addFilter(RedactTokens())
 
     @app.errorhandler(CSRFError)
     def csrf_error(problem: CSRFError) -> Response:

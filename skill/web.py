@@ -1,0 +1,59 @@
+"""The same skill as a web service: POST /alexa beside the phone relay.
+
+Every request is verified by ask-sdk-webservice-support (signature and certificate chain,
+timestamp within 150 s) and the skill id is checked by ask-sdk; verification is on unless
+a development flag explicitly turns it off.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from ask_sdk_core.exceptions import AskSdkException
+from ask_sdk_webservice_support.webservice_handler import WebserviceSkillHandler
+from flask import Flask, Response, request
+
+from skill.verification import AlexaRequestVerifier, TimestampVerifier, VerificationException
+
+log = logging.getLogger("wolfvillage.skill")
+
+
+def init_alexa(
+    app: Flask,
+    skill: Any,
+    verify: bool = True,
+    trust_roots: list[bytes] | None = None,
+    fetch_chain: Callable[[str], bytes] | None = None,
+) -> None:
+    if verify:
+        verifiers = [AlexaRequestVerifier(trust_roots, fetch_chain), TimestampVerifier()]
+    else:
+        log.warning("Alexa request verification is OFF (development only)")
+        verifiers = []
+    handler = WebserviceSkillHandler(skill, verify_signature=False, verify_timestamp=False,
+                                     verifiers=verifiers)
+
+    def alexa() -> Response:
+        body = request.get_data(as_text=True)
+        try:
+            answer = handler.verify_request_and_dispatch(dict(request.headers), body)
+        except VerificationException as problem:
+            log.info("refused an unverified Alexa request: %s", problem)
+            return Response(json.dumps({"error": "verification failed"}), 400,
+                            mimetype="application/json")
+        except AskSdkException as problem:
+            log.info("refused an Alexa request: %s", problem)
+            return Response(json.dumps({"error": "refused"}), 400, mimetype="application/json")
+        except (ValueError, TypeError, KeyError) as problem:
+            log.info("malformed Alexa request: %s", problem)
+            return Response(json.dumps({"error": "malformed request"}), 400,
+                            mimetype="application/json")
+        return Response(json.dumps(answer), 200, mimetype="application/json")
+
+    app.add_url_rule("/alexa", "alexa", alexa, methods=["POST"])
+    csrf = app.extensions.get("csrf")
+    if csrf is not None:
+        csrf.exempt(alexa)
