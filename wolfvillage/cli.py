@@ -43,6 +43,39 @@ def _serve(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def _hear(args: argparse.Namespace) -> int:
+    from local_voice.hearing import EXPECT, understand_audio
+    from local_voice.recognizers import make_recognizer
+    from local_voice.voices import Audio
+
+    try:
+        with open(args.file, "rb") as handle:
+            audio = Audio.from_wav(handle.read())
+    except (OSError, EOFError, ValueError) as problem:
+        print(f"wolfvillage hear: cannot read {args.file}: {problem}", file=sys.stderr)
+        return 1
+    except Exception as problem:  # wave.Error for a file that is not a WAV
+        print(f"wolfvillage hear: {args.file} is not a WAV file: {problem}", file=sys.stderr)
+        return 1
+    names = [n.strip() for n in args.names.split(",") if n.strip()]
+    recognizer = make_recognizer(args.recognizer, args.model)
+    hearing = understand_audio(audio, recognizer, args.lang, names, EXPECT[args.expect])
+    json.dump(hearing.to_json(), sys.stdout, ensure_ascii=False)
+    sys.stdout.write("\n")
+    return 0
+
+
+def _say(args: argparse.Namespace) -> int:
+    from local_voice.voices import PiperVoiceEngine, voice_for
+
+    voice = PiperVoiceEngine(args.voice, args.voice + ".json") if args.voice else voice_for(
+        args.lang)
+    audio = voice.synthesize(args.text)
+    with open(args.output, "wb") as handle:
+        handle.write(audio.to_wav())
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="wolfvillage", description="Wolf Village narrator")
     verbs = parser.add_subparsers(dest="verb", required=True)
@@ -62,6 +95,23 @@ def build_parser() -> argparse.ArgumentParser:
     serve = verbs.add_parser("serve", help="serve the phone relay (and the Alexa endpoint)")
     serve_arguments(serve)
     serve.set_defaults(run=_serve)
+
+    hear = verbs.add_parser("hear", help="understand one utterance in a WAV file")
+    hear.add_argument("file")
+    hear.add_argument("--lang", default="en")
+    hear.add_argument("--names", default="", help="the players who may be named, A,B,C")
+    hear.add_argument("--expect", default="any",
+                      choices=["vote", "elect", "yesno", "ready", "hands", "any"])
+    hear.add_argument("--recognizer", default="pocketsphinx", choices=["pocketsphinx", "vosk"])
+    hear.add_argument("--model", default=None, help="a Vosk (or PocketSphinx) model folder")
+    hear.set_defaults(run=_hear)
+
+    say = verbs.add_parser("say", help="speak one line into a WAV file")
+    say.add_argument("text")
+    say.add_argument("-o", "--output", required=True)
+    say.add_argument("--lang", default="en")
+    say.add_argument("--voice", default=None, help="a Piper .onnx voice (default: joe)")
+    say.set_defaults(run=_say)
     return parser
 
 

@@ -1,0 +1,100 @@
+"""The recognition grammar of the moment, built from the interaction model.
+
+What the narrator is listening for (intents, names) selects sample utterances from
+`interaction_models/<locale>.json`; slots expand to the players' names (plus "seat three",
+"number three"), the slot types' values and synonyms, and numbers. The same phrases feed
+PocketSphinx (as JSGF) and Vosk (as a phrase list): there is no second list of phrases.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import cache
+
+from speech.understanding import LOCALE_FOR_LANG, MODELS_DIR, NUMBER_WORDS, SEAT_WORDS
+
+ALWAYS = ("AMAZON.RepeatIntent", "AMAZON.HelpIntent", "AMAZON.PauseIntent",
+          "AMAZON.ResumeIntent")
+MAX_SEAT = 20
+
+
+def words_of(text: str) -> list[str]:
+    text = text.lower().replace("-", " ")
+    return re.findall(r"[\w']+", text)
+
+
+@dataclass
+class Grammar:
+    lang: str
+    phrases: list[str] = field(default_factory=list)  # every full sentence that may be said
+    names: list[str] = field(default_factory=list)
+
+    def vocabulary(self) -> set[str]:
+        return {w for p in self.phrases for w in words_of(p)}
+
+    def to_jsgf(self) -> str:
+        """One public rule of alternatives; names and numbers as their own rules."""
+        alternatives = sorted({" ".join(words_of(p)) for p in self.phrases if words_of(p)})
+        body = " | ".join(alternatives) if alternatives else "<VOID>"
+        return f"#JSGF V1.0;\ngrammar wolfvillage;\npublic <utterance> = {body};\n"
+
+
+@cache
+def _model(locale: str) -> dict:
+    with open(MODELS_DIR / f"{locale}.json", encoding="utf-8") as handle:
+        return json.load(handle)["interactionModel"]["languageModel"]
+
+
+def name_forms(lang: str, names: list[str]) -> list[str]:
+    """Ways to say a player: the name, and "seat three"/"number three" for seat 3."""
+    words = NUMBER_WORDS.get(lang, NUMBER_WORDS["en"])
+    forms = list(names)
+    seat_words = SEAT_WORDS.get(lang, SEAT_WORDS["en"])[:2]
+    for seat in range(1, min(len(names), MAX_SEAT) + 1):
+        forms += [f"{word} {words[seat]}" for word in seat_words]
+    return forms
+
+
+def build_grammar(lang: str, intents: tuple[str, ...] | None, names: list[str],
+                  max_samples: int = 400) -> Grammar:
+    """The phrases for `intents` (all of the model's if None) with slots filled in."""
+    model = _model(LOCALE_FOR_LANG.get(lang, lang))
+    values: dict[str, list[str]] = {}
+    for slot_type in model.get("types", []):
+        vals = []
+        for value in slot_type.get("values", []):
+            vals += [value["name"]["value"], *value["name"].get("synonyms", [])]
+        values[slot_type["name"]] = vals
+    numbers = NUMBER_WORDS.get(lang, NUMBER_WORDS["en"])[: MAX_SEAT + 1]
+    players = name_forms(lang, names) if names else values.get("PLAYER_NAME", [])
+    wanted = set(intents) | set(ALWAYS) if intents is not None else None
+    phrases: list[str] = []
+    for intent in model["intents"]:
+        if wanted is not None and intent["name"] not in wanted:
+            continue
+        slot_types = {s["name"]: s["type"] for s in intent.get("slots", [])}
+        for sample in intent.get("samples", [])[:max_samples]:
+            phrases += _expand(sample, slot_types, values, players, numbers)
+    return Grammar(lang, sorted(set(phrases)), list(names))
+
+
+def _expand(sample: str, slot_types: dict[str, str], values: dict[str, list[str]],
+            players: list[str], numbers: list[str]) -> list[str]:
+    slots = re.findall(r"\{(\w+)\}", sample)
+    if not slots:
+        return [sample]
+    out = [sample]
+    for slot in slots:
+        kind = slot_types.get(slot, "")
+        if kind == "PLAYER_NAME":
+            fill = players
+        elif kind == "AMAZON.NUMBER":
+            fill = numbers
+        else:
+            fill = values.get(kind, [])
+        out = [text.replace("{" + slot + "}", value, 1) for text in out for value in fill]
+        if len(out) > 5000:  # two name slots at a 20-player table: keep it bounded
+            out = out[:5000]
+    return out

