@@ -46,29 +46,42 @@ class Segmenter:
 
     def __post_init__(self) -> None:
         self.vad = webrtcvad.Vad(self.aggressiveness)
+        self._window: list[tuple[bytes, bool]] = []
+        self._speech: list[bytes] = []
+        self._silent = 0
+
+    def feed(self, frame: bytes) -> bytes | None:
+        """One 30 ms frame; returns an utterance when one has just ended."""
+        voiced = self.vad.is_speech(frame, SAMPLE_RATE)
+        if not self._speech:
+            self._window = [*self._window[-(self.preroll - 1) :], (frame, voiced)]
+            if sum(v for _, v in self._window[-10:]) >= self.start_frames:
+                self._speech = [f for f, _ in self._window]
+                self._silent = 0
+            return None
+        self._speech.append(frame)
+        self._silent = 0 if voiced else self._silent + 1
+        trailing_frames = max(1, int(self.trailing * 1000 / FRAME_MS))
+        if (
+            self._silent >= trailing_frames
+            or len(self._speech) >= self.max_seconds * 1000 / FRAME_MS
+        ):
+            return self.flush()
+        return None
+
+    def flush(self) -> bytes | None:
+        speech = b"".join(self._speech) if self._speech else None
+        self._speech, self._window, self._silent = [], [], 0
+        return speech
 
     def utterances(self, pcm: bytes) -> Iterator[bytes]:
-        window: list[tuple[bytes, bool]] = []
-        speech: list[bytes] = []
-        silent = 0
-        trailing_frames = max(1, int(self.trailing * 1000 / FRAME_MS))
-        limit = int(self.max_seconds * 1000 / FRAME_MS)
         for start in range(0, len(pcm) - FRAME_BYTES + 1, FRAME_BYTES):
-            frame = pcm[start : start + FRAME_BYTES]
-            voiced = self.vad.is_speech(frame, SAMPLE_RATE)
-            if not speech:
-                window = [*window[-(self.preroll - 1):], (frame, voiced)]
-                if sum(v for _, v in window[-10:]) >= self.start_frames:
-                    speech = [f for f, _ in window]
-                    silent = 0
-                continue
-            speech.append(frame)
-            silent = 0 if voiced else silent + 1
-            if silent >= trailing_frames or len(speech) >= limit:
-                yield b"".join(speech)
-                speech, window = [], []
-        if speech:
-            yield b"".join(speech)
+            done = self.feed(pcm[start : start + FRAME_BYTES])
+            if done:
+                yield done
+        rest = self.flush()
+        if rest:
+            yield rest
 
 
 @dataclass
@@ -80,8 +93,13 @@ class Hearing:
     confidence: float
 
     def to_json(self) -> dict[str, Any]:
-        return {"text": self.text, "intent": self.intent, "slots": self.slots,
-                "player": self.player, "confidence": round(self.confidence, 3)}
+        return {
+            "text": self.text,
+            "intent": self.intent,
+            "slots": self.slots,
+            "player": self.player,
+            "confidence": round(self.confidence, 3),
+        }
 
 
 def understand_audio(

@@ -8,6 +8,8 @@ Alexa skill use it directly.
 
 from __future__ import annotations
 
+import math
+import re
 import secrets
 import threading
 from dataclasses import dataclass
@@ -113,14 +115,17 @@ class Relay:
             if player not in names:
                 raise RelayError("unknown_player", 404)
             old = self.store.lookup(PLAYER_LINK_KEY.format(game=game_id, player=player))
-            lang = "en"
+            lang, was_host = "en", False
             if old is not None:
                 text = self.store.lookup(old)
                 if text:
                     lang = Link.from_text(text).lang
+                    # a host who plays has one link for both: re-issuing it must not leave
+                    # the table without a host
+                    was_host = Link.from_text(text).host
                 self.store.bind(old, None)
             token = new_token()
-            link = Link(opened.link.code, game_id, player, lang=lang)
+            link = Link(opened.link.code, game_id, player, host=was_host, lang=lang)
             self.store.bind(link_key(token), link.to_text())
             self.store.bind(PLAYER_LINK_KEY.format(game=game_id, player=player), link_key(token))
         return token
@@ -253,8 +258,9 @@ class Relay:
             inp = Heard(str(data.get("intent")), slots)
         elif kind == "tick":
             seconds = data.get("seconds")
-            if not isinstance(seconds, int | float) or isinstance(seconds, bool):
-                raise RelayError("bad_request")
+            if (not isinstance(seconds, int | float) or isinstance(seconds, bool)
+                    or not math.isfinite(seconds)):
+                raise RelayError("bad_request")  # JSON may carry NaN, which ends any clock
             inp = Tick(float(seconds))
         else:
             raise RelayError("bad_request")
@@ -289,10 +295,16 @@ class Relay:
             return {"next": _next_to_pass(session.narrator), "version": session.version}
 
 
+_STABLE_REASON = re.compile(r"[a-z][a-z_]{0,39}")
+
+
 def _reason(reply: Reply) -> str:
+    """A refusal's stable key. The rules' own reasons are sentences for the log that may
+    name other players' pending turns ("waiting for Ana to inspect"): never sent out."""
     for cue in reply.cues:
         if type(cue).__name__ == "Show":
-            return str(cue.view.get("reason", "refused"))
+            reason = str(cue.view.get("reason", "refused"))
+            return reason if _STABLE_REASON.fullmatch(reason) else "refused"
         if type(cue).__name__ == "Say":
             return str(cue.key)
     return "refused"
@@ -308,11 +320,18 @@ def _waiting(narrator: Narrator) -> dict[str, Any]:
     if game is None:
         return {}
     pending = game.pending()
-    if narrator.phase == "night":
+    if narrator.phase == "reveal" or game.phase == "night":
+        # before "ready" the rules already wait for the night's first turns: naming them
+        # would name the cupid or the pack
+        if narrator.phase != "night":
+            return {}
         if game.options.night_mode == "narrated":
             return {"calling": narrator.calling}  # what the speaker just said aloud
         living = len(game.alive_names())
-        return {"turns_left": len(pending), "turns": living}
+        # a witch waiting for the pack still has her turn to take: counting her keeps the
+        # count from telling whether a witch with a potion is alive
+        waiting_witch = 1 if getattr(game, "witch_waiting", None) is not None else 0
+        return {"turns_left": len(pending) + waiting_witch, "turns": living}
     return {"players": [d.player for d in pending if d.player != "table"]}
 
 
@@ -322,3 +341,18 @@ def _next_to_pass(narrator: Narrator) -> str | None:
         return None
     pending = game.pending()
     return pending[0].player if pending else None
+
+
+def handle(relay: Relay, game_id: str, inp: Any) -> Reply:
+    """Feed one input to a room's table under its lock, refused or not (for the offline
+    box, whose voice must answer refusals aloud instead of raising)."""
+    from store import Conflict
+
+    with relay._lock(game_id):
+        session = relay.session(game_id)
+        try:
+            return session.handle(inp)
+        except Conflict:
+            with relay._guard:
+                relay._sessions.pop(game_id, None)
+            return relay.session(game_id).handle(inp)

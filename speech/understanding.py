@@ -243,28 +243,23 @@ class _Model:
 
 
 def _compile(intent: str, sample: str, choices: dict[str, str] | None = None) -> _Sample:
-    """A sample as a regex; a slot whose type has a closed list of values only matches one
-    of them, so "turn off reveal dead roles" splits where the words say, not anywhere."""
-    text = normalize(sample)
-    parts = re.split(r"(\{\w+\})", text)
-    regex = ""
-    slots = []
+    """A sample as a regex over whole words; a slot whose type has a closed list of values
+    only matches one of them, so "turn off reveal dead roles" splits where the words say,
+    and "Alexander and Sam" never splits inside a name."""
+    tokens = re.findall(r"\{\w+\}|[^\s{}]+", normalize(sample))
+    parts: list[str] = []
+    slots: list[str] = []
     literal = 0
-    for part in parts:
-        if part.startswith("{") and part.endswith("}"):
-            slot = part[1:-1]
+    for token in tokens:
+        if token.startswith("{") and token.endswith("}"):
+            slot = token[1:-1]
             slots.append(slot)
             closed = (choices or {}).get(slot)
-            regex += f"(?P<{slot}>{closed})" if closed else f"(?P<{slot}>.+?)"
-        elif part:
-            literal += len(part.strip())
-            regex += r"\s*".join(re.escape(w) for w in part.split(" ")) if part.strip() else ""
-            if part.endswith(" "):
-                regex += r"\s*"
-            if part.startswith(" "):
-                regex = regex  # the space before a literal is swallowed by the slot's \s*
-    regex = re.sub(r"(\\s\*)+", r"\\s*", regex)
-    return _Sample(intent, re.compile(rf"^\s*{regex}\s*$"), tuple(slots), literal)
+            parts.append(f"(?P<{slot}>{closed})" if closed else f"(?P<{slot}>.+?)")
+        else:
+            literal += len(token)
+            parts.append(re.escape(token))
+    return _Sample(intent, re.compile("^" + r"\s+".join(parts) + "$"), tuple(slots), literal)
 
 
 @cache
@@ -414,7 +409,7 @@ class Understanding:
         for sample in self.model.samples:
             if sample.slots or (expect is not None and sample.intent not in expect):
                 continue
-            literal = sample.pattern.pattern.replace("\\s*", " ").strip("^$ ").replace("\\", "")
+            literal = sample.pattern.pattern.replace("\\s+", " ").strip("^$ ").replace("\\", "")
             ratio = difflib.SequenceMatcher(None, said, literal).ratio()
             if ratio > score:
                 best, score = sample, ratio

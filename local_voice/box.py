@@ -1,0 +1,183 @@
+"""The offline narrator box: the narrator's cues through a speaker, people's answers through a
+microphone, secret choices through the phone relay on the local network. No cloud.
+
+The loop is the same for a real room and for the tests: `Ears` give utterances (a
+microphone, or recordings), a `Mouth` speaks (a speaker, or WAV files). What to say is
+always "the cues since what was last said", replayed from the stored log, so taps on the
+phones, spoken answers and a restart all go through one path.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from local_voice.hearing import Hearing, understand_audio
+from local_voice.recognizers import Recognizer
+from local_voice.voices import Audio, CachedVoice, Voice
+from narrator import Clock, Heard, Listen, Pause, Say, Tick
+from narrator.narrator import ALWAYS, LOBBY_INTENTS
+from phones.relay import Relay, handle
+from speech import line
+
+LOBBY_LISTEN = Listen((*LOBBY_INTENTS, *ALWAYS), None, timeout=4.0)
+TICK_EVERY = 10.0
+YES_NO = ("AMAZON.YesIntent", "AMAZON.NoIntent")
+
+
+class Ears(Protocol):
+    def utterance(self, listen: Listen, timeout: float) -> Audio | None: ...
+
+
+class Mouth(Protocol):
+    def say(self, sentences: list[tuple[str, float]]) -> None: ...
+
+
+@dataclass
+class VoiceMouth:
+    """Speaks sentence by sentence: the first plays while the next is synthesised.
+    Lines without a player's name are cached on disk (they are the same every game)."""
+
+    voice: CachedVoice
+    play: Callable[[Audio], None]
+    names: Callable[[], list[str]] = lambda: []
+    log: list[str] = field(default_factory=list)
+
+    def say(self, sentences: list[tuple[str, float]]) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        names = self.names()
+        with ThreadPoolExecutor(max_workers=1) as synth:
+            jobs = [synth.submit(self._render, text, pause, names) for text, pause in sentences]
+            for job in jobs:
+                audio, text = job.result()
+                self.log.append(text)
+                self.play(audio)
+
+    def _render(self, text: str, pause: float, names: list[str]) -> tuple[Audio, str]:
+        fixed = not any(name in text for name in names)
+        audio = self.voice.synthesize(text, cache_it=fixed) if text else Audio.silence(0)
+        if pause:
+            silence = Audio.silence(pause, audio.rate)
+            audio = Audio(__import__("numpy").concatenate([audio.samples, silence.samples]),
+                          audio.rate)
+        return audio, text
+
+
+@dataclass
+class Box:
+    relay: Relay
+    game_id: str
+    ears: Ears
+    mouth: Mouth
+    recognizer: Recognizer
+    lang: str = "en"
+    confidence: float = 0.5
+    clock: Callable[[], float] = time.monotonic
+    spoken: int = 0
+    last_tick: float | None = None
+    heard: list[Hearing] = field(default_factory=list)
+
+    def session(self) -> Any:
+        return self.relay.session(self.game_id)
+
+    # ---------------------------------------------------------------- speaking
+
+    def perform(self, cues: list[Any]) -> None:
+        sentences: list[tuple[str, float]] = []
+        for cue in cues:
+            if isinstance(cue, Say):
+                sentences.append((line(self.lang, cue.key, cue.params), 0.0))
+            elif isinstance(cue, Pause):
+                if sentences:
+                    text, pause = sentences[-1]
+                    sentences[-1] = (text, pause + cue.seconds)
+                else:
+                    sentences.append(("", cue.seconds))
+            elif isinstance(cue, Clock):
+                self.last_tick = self.clock() if cue.action == "start" else None
+        if sentences:
+            self.mouth.say(sentences)
+
+    def catch_up(self) -> bool:
+        """Say what happened since the voice last spoke (taps, answers, a restart)."""
+        session = self.session()
+        if session.version <= self.spoken:
+            return False
+        cues = session.cues_since(self.spoken)
+        self.spoken = session.version
+        self.perform(cues)
+        return True
+
+    # ---------------------------------------------------------------- one beat
+
+    def step(self) -> None:
+        if self.catch_up():
+            return
+        narrator = self.session().narrator
+        if narrator.phase == "debate" and narrator.config.clock and not narrator.paused:
+            now = self.clock()
+            if self.last_tick is None:
+                self.last_tick = now
+            if now - self.last_tick >= TICK_EVERY:
+                handle(self.relay, self.game_id, Tick(now - self.last_tick))
+                self.last_tick = now
+                return
+        listen = LOBBY_LISTEN if narrator.phase == "lobby" else narrator.listening()
+        if listen is None:
+            time.sleep(0.05)  # the phones are busy; their taps arrive through the relay
+            return
+        timeout = min(listen.timeout, TICK_EVERY) if narrator.phase == "debate" else (
+            listen.timeout)
+        audio = self.ears.utterance(listen, timeout)
+        if audio is None:
+            return
+        self.answer(self.hear(audio, listen))
+
+    def hear(self, audio: Audio, listen: Listen) -> Hearing:
+        narrator = self.session().narrator
+        names = list(narrator.game.players if narrator.game else [])
+        hearing = understand_audio(audio, self.recognizer, self.lang, names, listen.intents)
+        self.heard.append(hearing)
+        return hearing
+
+    def answer(self, hearing: Hearing) -> None:
+        if hearing.intent is None:
+            reply = handle(self.relay, self.game_id, Heard("AMAZON.FallbackIntent"))
+            self.perform(reply.cues)
+            return
+        if hearing.confidence < self.confidence and not self.confirm(hearing):
+            self.perform(self.session().narrator.current_prompt())
+            return
+        listen = self.session().narrator.listening()
+        reply = handle(self.relay, self.game_id,
+                       Heard(hearing.intent, hearing.slots, listen.player if listen else None))
+        if not reply.accepted:
+            self.perform(reply.cues)
+
+    def confirm(self, hearing: Hearing) -> bool:
+        """"Did you say Sam?" — only a clear yes counts the answer."""
+        said = hearing.player or hearing.text
+        self.mouth.say([(line(self.lang, "did_you_say", {"name": said}), 0.0)])
+        audio = self.ears.utterance(Listen(YES_NO), 6.0)
+        if audio is None:
+            return False
+        yes = self.hear(audio, Listen(YES_NO))
+        return yes.intent == "AMAZON.YesIntent"
+
+    def run(self, until: Callable[[], bool]) -> None:
+        while not until():
+            self.step()
+
+
+def welcome(lang: str, url: str, code: str) -> list[Any]:
+    return [Say("welcome_box", {"url": url, "code": code})]
+
+
+def make_voice(lang: str, piper: dict[str, str], cache_dir: Any) -> CachedVoice:
+    from local_voice.voices import voice_for
+
+    voice: Voice = voice_for(lang, piper)
+    return CachedVoice(voice, cache_dir)

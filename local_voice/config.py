@@ -1,0 +1,95 @@
+"""The box's settings: a TOML file with sensible defaults for everything.
+
+    language = "en"            # en, es, fi, de, nl, fr, pl
+    port = 8080                # the phone relay on the local network
+    store = ""                 # sqlite:///path.db (default: the data folder)
+
+    [voice]
+    piper = { es = "/home/pi/voices/es_ES-davefx-medium.onnx" }   # .onnx per language
+
+    [recognizer]
+    engine = "pocketsphinx"    # or "vosk"
+    model = ""                 # a Vosk model folder (needed for vosk)
+    confidence = 0.5           # below this, the narrator asks "Did you say ...?"
+
+    [audio]
+    input = ""                 # a device name or number (default: the system's)
+    output = ""
+    trailing_silence = 0.5     # seconds of silence that end an utterance
+
+    [game]
+    call_pause = 12            # seconds a called role is given at night
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from narrator.table import LANGUAGES
+
+
+@dataclass
+class BoxConfig:
+    language: str = "en"
+    port: int = 8080
+    store: str = ""
+    piper: dict[str, str] = field(default_factory=dict)
+    engine: str = "pocketsphinx"
+    model: str = ""
+    confidence: float = 0.5
+    input_device: str = ""
+    output_device: str = ""
+    trailing_silence: float = 0.5
+    call_pause: float = 12.0
+
+    @classmethod
+    def load(cls, path: str | Path | None) -> BoxConfig:
+        if path is None:
+            from platformdirs import user_config_dir
+
+            path = Path(user_config_dir("wolfvillage")) / "box.toml"
+            if not path.exists():
+                return cls()
+        with open(path, "rb") as handle:
+            doc = tomllib.load(handle)
+        return cls.from_dict(doc)
+
+    @classmethod
+    def from_dict(cls, doc: dict[str, Any]) -> BoxConfig:
+        voice = doc.get("voice", {})
+        rec = doc.get("recognizer", {})
+        audio = doc.get("audio", {})
+        game = doc.get("game", {})
+        config = cls(
+            language=doc.get("language", "en"),
+            port=int(doc.get("port", 8080)),
+            store=doc.get("store", ""),
+            piper=dict(voice.get("piper", {})),
+            engine=rec.get("engine", "pocketsphinx"),
+            model=rec.get("model", ""),
+            confidence=float(rec.get("confidence", 0.5)),
+            input_device=str(audio.get("input", "")),
+            output_device=str(audio.get("output", "")),
+            trailing_silence=float(audio.get("trailing_silence", 0.5)),
+            call_pause=float(game.get("call_pause", 12)),
+        )
+        config.validate()
+        return config
+
+    def validate(self) -> None:
+        if self.language not in LANGUAGES:
+            raise ValueError(f"language must be one of {', '.join(LANGUAGES)}")
+        if self.engine not in ("pocketsphinx", "vosk"):
+            raise ValueError("recognizer.engine must be pocketsphinx or vosk")
+        if self.engine == "vosk" and not self.model:
+            raise ValueError("recognizer.model must name a Vosk model folder for vosk")
+        if self.engine == "pocketsphinx" and self.language != "en" and not self.model:
+            raise ValueError(
+                "PocketSphinx ships an English model only: for other languages set "
+                "recognizer.engine = \"vosk\" and recognizer.model to a Vosk model folder"
+            )
+        if not 0 <= self.confidence <= 1:
+            raise ValueError("recognizer.confidence is between 0 and 1")
