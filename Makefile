@@ -13,7 +13,7 @@ $(BIN)/wolfvillage: pyproject.toml
 
 # Debian packages the tests drive for real (headless chromium for the phone pages).
 # Installed with apt when missing and we are root (CI, a fresh dev box); never a browser download.
-DEBS := chromium
+DEBS := chromium espeak-ng sox libportaudio2
 system-deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -32,9 +32,10 @@ test: setup lint
 bench: setup
 	$(BIN)/python bench/replay_speed.py
 
-# the main job: a whole table in a terminal (the offline narrator box will take over)
+# the main job: the offline narrator box on embedded defaults (with no audio device it
+# says so and runs the console instead)
 run: setup
-	$(BIN)/wolfvillage console
+	$(BIN)/wolfvillage box
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -77,7 +77,9 @@ def build_grammar(lang: str, intents: tuple[str, ...] | None, names: list[str],
         slot_types = {s["name"]: s["type"] for s in intent.get("slots", [])}
         for sample in intent.get("samples", [])[:max_samples]:
             phrases += _expand(sample, slot_types, values, players, numbers)
-    return Grammar(lang, sorted(set(phrases)), list(names))
+    # a recogniser cannot pronounce digits ("standard 12"): the spelled-out forms are there
+    spoken = {p for p in phrases if not any(ch.isdigit() for ch in p)}
+    return Grammar(lang, sorted(spoken), list(names))
 
 
 def _expand(sample: str, slot_types: dict[str, str], values: dict[str, list[str]],

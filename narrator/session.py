@@ -25,6 +25,10 @@ class LogStore(Protocol):
 
     def finish(self, game_id: str) -> None: ...
 
+    def bind(self, key: str, game_id: str | None) -> None: ...
+
+    def lookup(self, key: str) -> str | None: ...
+
 
 @dataclass
 class TableSession:
@@ -40,6 +44,7 @@ class TableSession:
 
     @classmethod
     def resume(cls, store: LogStore, game_id: str) -> TableSession:
+        game_id = current_log(store, game_id)
         stored = store.load(game_id)
         inputs = [input_from_json(entry) for entry in stored.entries]
         return cls(store, game_id, Narrator.restore(stored.setup, inputs), stored.version)
@@ -79,13 +84,30 @@ class TableSession:
         lobby = old.lobby_inputs()
         for inp in lobby:
             fresh.handle(inp)
+        old_id = self.game_id
         self.game_id = new_log_id()
         self.store.create(self.game_id, fresh.setup_doc())
+        # links and room codes name the first log: let them find the table's current one
+        self.store.bind(successor_key(old_id), self.game_id)
         self.version = 0
         for inp in lobby:
             self.version = self.store.append(self.game_id, self.version, input_to_json(inp))
         self.narrator = fresh
         return Reply(True, fresh.handle(Host("new_game")).cues)
+
+
+def successor_key(game_id: str) -> str:
+    return f"next:{game_id}"
+
+
+def current_log(store: LogStore, game_id: str) -> str:
+    """Follow a table's new games from the log a link or a device points at."""
+    for _ in range(10_000):
+        nxt = store.lookup(successor_key(game_id))
+        if nxt is None:
+            return game_id
+        game_id = nxt
+    raise RuntimeError("a loop of successor logs")
 
 
 def _is_new_game(inp: Input) -> bool:

@@ -176,15 +176,17 @@ class Relay:
             return self._locks.setdefault(game_id, threading.RLock())
 
     def _feed(self, session: TableSession, inp: Any, reason_status: int = 400) -> Reply:
-        from store import Conflict
+        from store import Conflict, GameFinished
 
         try:
             reply = session.handle(inp)
-        except Conflict:
+        except (Conflict, GameFinished):
             # another process moved the table on: reload it from the store and try again
             with self._guard:
-                self._sessions.pop(session.game_id, None)
-            session = self.session(session.game_id)
+                stale = [k for k, v in self._sessions.items() if v is session]
+                for key in stale:
+                    self._sessions.pop(key, None)
+            session = self.session(stale[0] if stale else session.game_id)
             reply = session.handle(inp)
         if not reply.accepted:
             raise RelayError(_reason(reply), reason_status)
@@ -346,13 +348,13 @@ def _next_to_pass(narrator: Narrator) -> str | None:
 def handle(relay: Relay, game_id: str, inp: Any) -> Reply:
     """Feed one input to a room's table under its lock, refused or not (for the offline
     box, whose voice must answer refusals aloud instead of raising)."""
-    from store import Conflict
+    from store import Conflict, GameFinished
 
     with relay._lock(game_id):
         session = relay.session(game_id)
         try:
             return session.handle(inp)
-        except Conflict:
+        except (Conflict, GameFinished):
             with relay._guard:
                 relay._sessions.pop(game_id, None)
             return relay.session(game_id).handle(inp)

@@ -56,7 +56,8 @@ class Tables:
     def _table(self, game_id: str) -> Table:
         session = self.relay.session(game_id)
         host = json.loads(self.store.lookup(f"alexa-host:{game_id}") or "{}")
-        spoken = int(self.store.lookup(f"alexa-spoken:{game_id}") or 0)
+        # versions count within the current log (a new game starts a new one)
+        spoken = int(self.store.lookup(f"alexa-spoken:{session.game_id}") or 0)
         roster = json.loads(self.store.lookup(f"alexa-roster:{game_id}") or "[]")
         return Table(game_id, session, host.get("code", ""), spoken, roster)
 
@@ -72,7 +73,7 @@ class Tables:
 
     def spoken(self, table: Table) -> None:
         table.spoken_version = table.session.version
-        self.store.bind(f"alexa-spoken:{table.game_id}", str(table.session.version))
+        self.store.bind(f"alexa-spoken:{table.session.game_id}", str(table.session.version))
         self.store.bind(f"alexa-roster:{table.game_id}", json.dumps(table.sent_roster))
 
     def elapsed(self, table: Table) -> float:

@@ -76,6 +76,12 @@ def _say(args: argparse.Namespace) -> int:
     return 0
 
 
+def _box(args: argparse.Namespace) -> int:
+    from local_voice.main import run
+
+    return run(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="wolfvillage", description="Wolf Village narrator")
     verbs = parser.add_subparsers(dest="verb", required=True)
@@ -95,6 +101,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve = verbs.add_parser("serve", help="serve the phone relay (and the Alexa endpoint)")
     serve_arguments(serve)
     serve.set_defaults(run=_serve)
+
+    from local_voice.main import add_arguments as box_arguments
+
+    box = verbs.add_parser("box", help="the offline narrator: microphone, speaker, phones")
+    box_arguments(box)
+    box.set_defaults(run=_box)
 
     hear = verbs.add_parser("hear", help="understand one utterance in a WAV file")
     hear.add_argument("file")
