@@ -2,7 +2,7 @@
 
 No vowels (so no word, rude or otherwise, can come out) and none of the letters that are
 confused with digits or each other when read from a screen or heard (I, L, O, Q, U, V, Y).
-16 letters give 65,536 codes; guessing is rate-limited by the web layer.
+17 letters give 83,521 codes; guessing is rate-limited by the web layer.
 """
 
 from __future__ import annotations

@@ -328,7 +328,9 @@ def _waiting(narrator: Narrator) -> dict[str, Any]:
         if narrator.phase != "night":
             return {}
         if game.options.night_mode == "narrated":
-            return {"calling": narrator.calling}  # what the speaker just said aloud
+            # nothing: a live role's call ends when its player chooses, a dead role's
+            # after the speaker's pause, so naming the call would betray the dead
+            return {}
         living = len(game.alive_names())
         # a witch waiting for the pack still has her turn to take: counting her keeps the
         # count from telling whether a witch with a potion is alive

@@ -47,6 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--store", default=None, help="sqlite:///path.db or dynamodb://TABLE")
     parser.add_argument("--threads", type=int, default=16)
+    parser.add_argument("--connections", type=int, default=4000,
+                        help="open connections kept at once (every phone keeps one)")
     parser.add_argument("--public-url", default=None,
                         help="the address phones use (default: this machine's, or "
                         "WOLFVILLAGE_PUBLIC_URL)")
@@ -56,13 +58,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from waitress import serve
-
     shown = lan_address() if args.host == "0.0.0.0" else args.host
     public = args.public_url or os.environ.get("WOLFVILLAGE_PUBLIC_URL") or (
         f"http://{shown}:{args.port}")
     app = build_app(args.store, alexa=not args.no_alexa,
                     verify_alexa=not args.insecure_skip_alexa_verification, public_url=public)
     print(f"Wolf Village is listening: http://{shown}:{args.port}/", flush=True)
-    serve(app, host=args.host, port=args.port, threads=args.threads, ident="wolfvillage")
+    serve(app, host=args.host, port=args.port, threads=args.threads,
+          connections=args.connections)
     return 0
+
+
+def serve(app: Any, host: str, port: int, threads: int, connections: int) -> None:
+    """waitress, set for a room full of phones that each keep a connection open.
+
+    Every phone keeps its connection alive between polls, so a busy relay holds a thousand
+    mostly idle connections: waitress's default limit (100) would make the 101st phone wait,
+    and select() cannot watch more than 1024 sockets (docs/phones-performance.md).
+    """
+    from waitress import serve as waitress_serve
+
+    waitress_serve(app, host=host, port=port, threads=threads, ident="wolfvillage",
+                   connection_limit=connections, asyncore_use_poll=True)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from narrator.cues import Pause, Say
-from speech import LANGUAGES, catalog, line, to_plain, to_ssml
 from rules.wolf_village.roles import ROLES
+from speech import LANGUAGES, catalog, line, to_plain, to_ssml
 
 SEED = next((Path(__file__).resolve().parents[2] / "shared" / "seeds").glob("000_*.txt"))
 # quotes in the seed that are names of the game or of a seer's answer, not narrator lines

@@ -8,12 +8,15 @@
   var busy = false;
   var lastTick = Date.now();
 
+  function filling() {
+    // someone is filling in their choice: leave the form alone until they send it
+    var form = live.querySelector("form.turn");
+    return Boolean(form) && (form.contains(document.activeElement) ||
+      form.querySelector("input:checked:not([value=''])") !== null);
+  }
+
   function refresh() {
-    if (busy) { return; }
-    if (live.contains(document.activeElement) && document.activeElement.tagName !== "BODY" &&
-        live.querySelector("form.turn")) {
-      return; // do not replace a form someone is filling in
-    }
+    if (busy || filling()) { return; }
     busy = true;
     fetch(live.dataset.poll + "?since=" + encodeURIComponent(version), {credentials: "same-origin"})
       .then(function (answer) {
@@ -26,7 +29,12 @@
         version = String(view.version);
         return fetch(live.dataset.part, {credentials: "same-origin"})
           .then(function (answer) { return answer.text(); })
-          .then(function (html) { live.innerHTML = html; live.dataset.version = version; });
+          .then(function (html) {
+            // the answer may come back after someone started choosing: try again later
+            if (filling()) { version = live.dataset.version; return; }
+            live.innerHTML = html;
+            live.dataset.version = version;
+          });
       })
       .catch(function () { /* offline for a moment: try again at the next beat */ })
       .then(function () { busy = false; });

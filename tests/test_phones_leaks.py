@@ -1,0 +1,449 @@
+"""No phone, page or host screen shows anything its viewer may not know (seed 000).
+
+Whole games are played through the HTTP API of a real server on a loopback port. After
+every step, every player's API view and pages and the host's views are fetched and checked
+against an oracle written here from the rule book, independent of `knowledge.py`: the
+truth (who holds which card, who is alive, who is in love) is rebuilt from the stored log,
+and the oracle decides which (player -> role) facts each viewer may hold:
+
+- their own role; the pack for a werewolf (the transformed cursed too); the wolves for a
+  minion only with `minion_knows_wolves`; the other mason for a mason;
+- the roles of the dead with `reveal_dead_roles`; the dead hunter's always; a spared
+  idiot's; every role once the game is over.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import secrets
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from waitress import create_server
+
+from narrator.cues import input_from_json
+from narrator.narrator import Narrator
+from phones.web import create_app
+from store import open_store
+
+ROLES = {"villager", "werewolf", "seer", "doctor", "witch", "hunter", "cupid", "mason",
+         "idiot", "cursed", "minion", "jester", "fox"}
+NAMES = ["Ana", "Ben", "Cleo", "Dov", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lev"]
+LI = re.compile(r'<li\b[^>]*\bdata-player="([^"]*)"[^>]*>(.*?)</li>', re.S)
+DATA_ROLE = re.compile(r'data-role="([^"]*)"')
+
+
+# ---------------------------------------------------------------------- the harness
+
+
+class Server:
+    def __init__(self, db: Path):
+        self.url = f"sqlite:///{db}"
+        self.app = create_app(open_store(self.url), SECRET_KEY="test",
+                              ROOM_GUESS_LIMIT="1000 per minute")
+        self.server = create_server(self.app, host="127.0.0.1", port=0, threads=8)
+        self.base = f"http://127.0.0.1:{self.server.effective_port}"
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.server.close()
+        self.thread.join(timeout=5)
+
+
+class Phone(requests.Session):
+    def __init__(self, base: str):
+        super().__init__()
+        self.base = base
+        self.headers["X-Wolf-Device"] = secrets.token_urlsafe(16)
+
+    def request(self, method: str, url: str, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        kwargs.setdefault("allow_redirects", False)
+        kwargs.setdefault("timeout", 10)
+        return super().request(method, self.base + url, *args, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    srv = Server(tmp_path_factory.mktemp("leaks") / "games.db")
+    yield srv
+    srv.stop()
+
+
+# ---------------------------------------------------------------------- the oracle
+
+
+def allowed_facts(game: Any, viewer: str | None) -> set[tuple[str, str]]:
+    """Every (player, role) fact `viewer` may hold now (None: the host who does not play)."""
+    names = list(game.players)
+    over = game.winner is not None
+    reveal = game.options.reveal_dead_roles
+    facts: set[tuple[str, str]] = set()
+    for s, name in enumerate(names):
+        cards = {game.dealt[s], game.role[s]}
+        if over:
+            facts |= {(name, c) for c in cards}
+        if not game.alive[s]:
+            if reveal:
+                facts |= {(name, c) for c in cards}
+            if "hunter" in cards:
+                facts.add((name, "hunter"))
+        if s in game.spared:
+            facts.add((name, "idiot"))
+    if viewer is None:
+        return facts
+    me = game.seat[viewer]
+    my_role = game.role[me]
+    facts |= {(viewer, game.dealt[me]), (viewer, my_role)}
+    wolves = [names[s] for s in range(len(names)) if game.role[s] == "werewolf"]
+    if my_role == "werewolf" or (my_role == "minion" and game.options.minion_knows_wolves):
+        facts |= {(w, "werewolf") for w in wolves}
+    if my_role == "mason":
+        facts |= {(names[s], "mason") for s in range(len(names)) if game.role[s] == "mason"}
+    return facts
+
+
+def json_facts(view: Any, me: str | None, players: set[str]) -> set[tuple[str, str]]:
+    """Every name -> role association anywhere in a JSON view."""
+    found: set[tuple[str, str]] = set()
+
+    def walk(node: Any, owner: str | None) -> None:
+        if isinstance(node, dict):
+            who = next((node[k] for k in ("player", "name", "me") if isinstance(node.get(k), str)
+                        and node[k] in players), owner)
+            for key, value in node.items():
+                if key in players and isinstance(value, str) and value in ROLES:
+                    found.add((key, value))
+                if key in ("role", "role_the", "dealt") and value in ROLES and who:
+                    found.add((who, value))
+                if key in ("pack", "wolves") and isinstance(value, list):
+                    found.update((n, "werewolf") for n in value if n in players)
+                if key == "masons" and isinstance(value, list):
+                    found.update((n, "mason") for n in value if n in players)
+                walk(value, who)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item, owner)
+
+    walk(view, me)
+    return found
+
+
+def html_facts(page: str, me: str | None) -> set[tuple[str, str]]:
+    found: set[tuple[str, str]] = set()
+    for name, inner in LI.findall(page):
+        found.update((name, role) for role in DATA_ROLE.findall(inner))
+    own = re.search(r'<span class="role" data-role="([^"]*)"', page)
+    if own:
+        assert me is not None, "a role card on a page that belongs to nobody"
+        found.add((me, own.group(1)))
+    for cls, role in (("pack", "werewolf"), ("wolves", "werewolf"), ("masons", "mason")):
+        for block in re.findall(rf'<ul class="{cls}">(.*?)</ul>', page, re.S):
+            found.update((n.strip(), role) for n in re.findall(r"<li>(.*?)</li>", block)
+                         if n.strip() != "—")
+    return found
+
+
+def keys_in(node: Any) -> set[str]:
+    if isinstance(node, dict):
+        return set(node) | {k for v in node.values() for k in keys_in(v)}
+    if isinstance(node, list):
+        return {k for v in node for k in keys_in(v)}
+    return set()
+
+
+# ---------------------------------------------------------------------- one table
+
+
+class Game:
+    def __init__(self, server: Server, seed: int, preset: str, night_mode: str,
+                 reveal: bool, protocol: str = "phones", host_plays: bool = False):
+        self.server = server
+        self.rng = random.Random(seed)
+        self.night_mode = night_mode
+        self.protocol = protocol
+        self.host = Phone(server.base)
+        host_name = NAMES[0] if host_plays else None
+        r = self.host.post("/api/rooms", json={"host_name": host_name} if host_plays else {})
+        self.code, self.ht = r.json()["code"], r.json()["host_token"]
+        self.host_player = host_name
+        self.links: dict[str, tuple[Phone, str]] = {}
+        if host_name:
+            self.links[host_name] = (self.host, self.ht)
+        for name in NAMES[1 if host_plays else 0:]:
+            phone = Phone(server.base)
+            r = phone.post(f"/api/rooms/{self.code}/join", json={"name": name})
+            assert r.status_code == 200, r.text
+            self.links[name] = (phone, r.json()["token"])
+        self.players = set(NAMES)
+        self.command("preset", preset)
+        self.command("protocol", protocol)
+        self.command("option", ["night_mode", night_mode])
+        self.command("option", ["reveal_dead_roles", reveal])
+        self.command("start")
+        self.steps = 0
+        self.last_phase = "lobby"
+        self.seen_roles: dict[str, set[str]] = {}
+
+    # --- the host's hands
+
+    def post(self, kind: str, body: dict[str, Any]) -> dict[str, Any]:
+        r = self.host.post(f"/api/h/{self.ht}/{kind}", json=body)
+        assert r.status_code == 200, (kind, body, r.text)
+        self.check_said(r.json().get("said", []))
+        return r.json()
+
+    def command(self, command: str, arg: Any = None) -> None:
+        self.post("command", {"command": command, "arg": arg})
+
+    def heard(self, intent: str, slots: dict[str, Any] | None = None) -> None:
+        self.post("heard", {"intent": intent, "slots": slots or {}})
+
+    # --- the truth
+
+    def truth(self) -> Any:
+        store = open_store(self.server.url)
+        try:
+            stored = store.load(store.lookup(f"room:{self.code}"))
+        finally:
+            store.close()
+        narrator = Narrator.restore(stored.setup, [input_from_json(e) for e in stored.entries])
+        return narrator.game
+
+    # --- the checks
+
+    def check_said(self, said: list[dict[str, Any]]) -> None:
+        """What the speaker says is heard by everyone: only public facts."""
+        game = self.truth()
+        if game is None:
+            assert not any(k in line.get("params", {}) for line in said
+                           for k in ("role", "role_the")), said
+            return
+        public = allowed_facts(game, None)
+        last_name = None
+        for line in said:
+            params = line.get("params", {})
+            if isinstance(params.get("name"), str):
+                last_name = params["name"]
+            role = params.get("role_the") or params.get("role")
+            if role in ROLES and last_name in self.players and line["key"] != "calling":
+                assert (last_name, role) in public, (line, "said aloud")
+
+    def check_player(self, game: Any, name: str, view: dict[str, Any], pages: list[str],
+                     where: str) -> None:
+        allowed = allowed_facts(game, name)
+        s = game.seat[name]
+        role = game.role[s]
+        for fact in json_facts(view, name, self.players):
+            assert fact in allowed, (where, name, role, fact)
+        keys = keys_in(view)
+        if role != "werewolf":
+            assert "pack_choices" not in keys and "pack" not in keys, (where, name, role)
+        if role != "witch":
+            assert "victim" not in keys and "potions" not in keys, (where, name, role)
+        if role != "seer":
+            assert "inspections" not in keys, (where, name, role)
+        if role != "cupid":
+            assert "linked" not in keys, (where, name, role)
+        if not (role == "minion" and game.options.minion_knows_wolves):
+            assert "wolves" not in keys, (where, name, role)
+        private = view.get("private") or {}
+        lovers = [game.players[i] for i in (game.lovers or ())]
+        if name in lovers:
+            partner = next(n for n in lovers if n != name)
+            assert private.get("lover") == partner
+        else:
+            assert "lover" not in keys and "lovers_mixed" not in keys, (where, name)
+        for page in pages:
+            for fact in html_facts(page, name):
+                assert fact in allowed, (where, "html", name, role, fact)
+            self.check_page_words(page, role, where, name)
+            for other in game.alive_names():
+                if other != name and (other, game.role[game.seat[other]]) not in allowed:
+                    for li_name, inner in LI.findall(page):
+                        if li_name == other:
+                            assert "data-role" not in inner, (where, name, other)
+
+    def check_page_words(self, page: str, role: str | None, where: str, who: Any) -> None:
+        if role != "werewolf":
+            assert 'class="pack-choices"' not in page and 'class="pack"' not in page, (where,
+                                                                                       who)
+        if role != "seer":
+            assert 'class="inspections"' not in page, (where, who)
+        if role != "witch":
+            assert 'class="potions"' not in page and "victim tonight" not in page, (where, who)
+        for reason in re.findall(r'data-reason="([^"]*)"', page):
+            assert re.fullmatch(r"[a-z_]+", reason), (where, who, reason)
+
+    def check_host(self, game: Any, view: dict[str, Any], pages: list[str],
+                   pass_view: dict[str, Any], where: str) -> None:
+        if self.host_player is not None:
+            return  # the host who plays is checked as that player
+        allowed = allowed_facts(game, None)
+        for fact in json_facts(view, None, self.players) | json_facts(pass_view, None,
+                                                                      self.players):
+            assert fact in allowed, (where, "host", fact)
+        keys = keys_in(view) | keys_in(pass_view)
+        for secret in ("private", "pack_choices", "victim", "inspections", "potions",
+                       "lover", "turn"):
+            assert secret not in keys, (where, "host", secret)
+        if view["phase"] in ("reveal", "night"):
+            # who is awaited at night would say who holds the called roles
+            assert "players" not in view.get("waiting", {}), (where, view["waiting"])
+            waiting = view.get("waiting", {})
+            if "turns" in waiting:
+                assert waiting["turns_left"] <= waiting["turns"]
+        assert set(pass_view) <= {"next", "phase", "version"}, pass_view
+        for page in pages:
+            for fact in html_facts(page, None):
+                assert fact in allowed, (where, "host html", fact)
+            self.check_page_words(page, None, where, "host")
+            assert 'class="role"' not in page
+
+    def observe(self) -> dict[str, dict[str, Any]]:
+        """Fetch and check every view; return the players' API views."""
+        self.steps += 1
+        game = self.truth()
+        where = f"step {self.steps}, phase {game.phase}, night {game.night}, day {game.day}"
+        views = {}
+        for name, (phone, token) in self.links.items():
+            view = phone.get(f"/api/p/{token}").json()
+            pages = [phone.get(f"/p/{token}").text, phone.get(f"/p/{token}/part").text]
+            if name == self.host_player:
+                host = phone.get(f"/api/h/{self.ht}").json()
+                host_pages = [phone.get(f"/h/{self.ht}").text,
+                              phone.get(f"/h/{self.ht}/part").text]
+                self.check_player(game, name, host, host_pages, where + " (host)")
+            self.check_player(game, name, view, pages, where)
+            views[name] = view
+        host_view = self.host.get(f"/api/h/{self.ht}").json()
+        host_pages = [self.host.get(f"/h/{self.ht}").text,
+                      self.host.get(f"/h/{self.ht}/part").text,
+                      self.host.get(f"/h/{self.ht}/pass").text]
+        pass_view = self.host.get(f"/api/h/{self.ht}/pass").json()
+        self.check_host(game, host_view, host_pages, pass_view, where)
+        if host_view["phase"] == "night" and self.night_mode != "narrated":
+            waiting = host_view["waiting"]
+            if self.last_phase != "night":
+                # nobody has acted yet: every living player has one turn, the witch too
+                # (a count one short would say that a witch with a potion is alive)
+                assert waiting["turns_left"] == waiting["turns"] == len(game.alive_names()), (
+                    where, waiting)
+        self.last_phase = host_view["phase"]
+        views["__host__"] = host_view
+        views["__pass__"] = pass_view
+        return views
+
+    # --- choices
+
+    def pick(self, turn: dict[str, Any]) -> Any:
+        targets = turn["targets"]
+        named = [t for t in targets if t is not None]
+        if turn["verb"] in ("vote", "elect", "pass_badge") and self.rng.random() < 0.1:
+            return None
+        return self.rng.choice(named or targets)
+
+    def play(self, max_steps: int = 600) -> Any:
+        revotes = 0
+        for _ in range(max_steps):
+            views = self.observe()
+            host = views["__host__"]
+            phase = host["phase"]
+            if phase == "over":
+                game = self.truth()
+                assert game.winner is not None
+                return game
+            if phase == "reveal":
+                self.heard("ReadyIntent")
+                continue
+            if phase == "debate":
+                self.command("skip_clock")
+                continue
+            if phase == "tie" and not (host.get("public") or {}).get("sheriff"):
+                yes = revotes < 1 and self.rng.random() < 0.5
+                revotes += yes
+                self.heard("AMAZON.YesIntent" if yes else "AMAZON.NoIntent")
+                continue
+            if phase == "night" and self.night_mode == "pass_phones":
+                self.pass_turn(views["__pass__"])
+                continue
+            if phase in ("vote", "election") and self.protocol == "roll_call":
+                voter = host["waiting"]["players"][0]
+                living = host["public"]["alive"]
+                if self.rng.random() < 0.1:
+                    self.heard("NobodyIntent")
+                else:
+                    self.heard("VoteIntent", {"player": self.rng.choice(living)})
+                del voter
+                continue
+            waiting = [n for n in sorted(self.links) if "turn" in views[n]]
+            assert waiting, ("stuck", host)
+            name = self.rng.choice(waiting)
+            turn = views[name]["turn"]
+            phone, token = self.links[name]
+            r = phone.post(f"/api/p/{token}/choice",
+                           json={"verb": turn["verb"], "target": self.pick(turn)})
+            assert r.status_code == 200, (name, turn["verb"], r.text)
+        raise AssertionError("the game did not end")
+
+    def pass_turn(self, pass_view: dict[str, Any]) -> None:
+        nxt = pass_view["next"]
+        assert nxt in self.players, pass_view
+        mine = self.host.get(f"/api/h/{self.ht}/pass", params={"player": nxt}).json()
+        page = self.host.get(f"/h/{self.ht}/pass", params={"player": nxt}).text
+        game = self.truth()
+        # the shared phone, handed to `nxt`: it shows what `nxt` may know, and only that
+        self.check_player(game, nxt, {"me": nxt, **mine}, [page], f"pass to {nxt}")
+        if mine.get("player") == nxt:
+            assert mine["private"]["role"] == game.role[game.seat[nxt]]
+        # someone else's name does not open their turn
+        other = next(n for n in sorted(self.players) if n != nxt)
+        assert "private" not in self.host.get(f"/api/h/{self.ht}/pass",
+                                              params={"player": other}).json()
+        turn = mine["turn"]
+        r = self.host.post(f"/api/h/{self.ht}/pass",
+                           json={"player": nxt, "verb": turn["verb"],
+                                 "target": self.pick(turn)})
+        assert r.status_code == 200, r.text
+
+
+GAMES = [
+    # seed, preset, night mode, reveal_dead_roles, protocol, host plays
+    (1, "classic", "narrated", True, "phones", False),
+    (2, "classic", "all_at_once", False, "phones", False),
+    (3, "chaos", "narrated", False, "phones", False),
+    (4, "chaos", "all_at_once", True, "phones", False),
+    (5, "chaos", "pass_phones", False, "phones", False),
+    (6, "classic", "pass_phones", True, "phones", False),
+    (7, "chaos", "all_at_once", False, "phones", True),
+    (8, "classic", "narrated", False, "roll_call", False),
+]
+
+
+@pytest.mark.parametrize(("seed", "preset", "night_mode", "reveal", "protocol", "host_plays"),
+                         GAMES, ids=[f"{g[0]}-{g[1]}-{g[2]}-reveal_{g[3]}-{g[4]}"
+                                     f"{'-host_plays' if g[5] else ''}" for g in GAMES])
+def test_a_whole_game_leaks_nothing(server: Server, seed: int, preset: str, night_mode: str,
+                                    reveal: bool, protocol: str, host_plays: bool) -> None:
+    game = Game(server, seed, preset, night_mode, reveal, protocol, host_plays)
+    final = game.play()
+    # at the end every role is known to everyone, and shown
+    views = game.observe()
+    for name in game.links:
+        revealed = views[name]["public"]["revealed"]
+        assert revealed == dict(zip(final.players, final.dealt, strict=True))
+
+
+def test_the_oracle_catches_a_leak() -> None:
+    """The checks themselves: a view naming another's role is caught."""
+    view = {"me": "Ana", "private": {"role": "seer"},
+            "public": {"revealed": {"Ben": "werewolf"}}}
+    assert ("Ben", "werewolf") in json_facts(view, "Ana", {"Ana", "Ben"})
+    page = '<li class="in" data-player="Ben">Ben <span data-role="witch">x</span></li>'
+    assert html_facts(page, "Ana") == {("Ben", "witch")}
+    page = '<ul class="pack"><li>Ben</li><li>Cleo</li></ul>'
+    assert html_facts(page, "Ana") == {("Ben", "werewolf"), ("Cleo", "werewolf")}
