@@ -52,19 +52,6 @@ def build_app() -> Any:
                       SESSION_COOKIE_SAMESITE="Lax", PREFERRED_URL_SCHEME="https")
 
 
-def forget_cached_tables(app: Any) -> None:
-    """Every request reads its table from the store.
-
-    The relay keeps the tables it has replayed in memory, which is right for one process
-    that sees every write. On Lambda the skill function and other relay instances write to
-    the same table between two requests of this instance, so a remembered table could show
-    a phone a night that is already over. Replaying from the log is cheap (one query).
-    """
-    relay = app.extensions["wolfvillage_relay"]
-    with relay._guard:
-        relay._sessions.clear()
-
-
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     global _app, _handler
     if _handler is None:
@@ -73,5 +60,4 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         _app = build_app()
         # binary_support: the QR codes are PNG images
         _handler = make_lambda_handler(_app, binary_support=True)
-    forget_cached_tables(_app)
     return _handler(event, context)

@@ -17,10 +17,11 @@ from typing import Any
 
 from narrator import Heard, Host, Narrator, Tap, Tick
 from narrator.narrator import Reply
-from narrator.session import TableSession
+from narrator.session import TableSession, current_log
 from narrator.table import LANGUAGES
 from phones.codes import new_code, normalize_code
 from phones.links import Link, link_key, new_token
+from store import StoreError
 
 ROOM_KEY = "room:{code}"
 PLAYER_LINK_KEY = "plink:{game}:{player}"
@@ -145,17 +146,17 @@ class Relay:
         if device is None:
             raise RelayError("no_device", 403)
         if link.device is None:
-            with self._lock(link.game_id):
-                # re-read under the lock: of two devices racing, only the first wins
+            from phones.links import digest
+
+            claimed = Link(**{**link.__dict__, "device": digest(device)})
+            # compare-and-set in the store: of two devices (or two server processes)
+            # opening a fresh link at once, exactly one wins
+            if not self.store.swap(link_key(token), text, claimed.to_text()):
                 text = self.store.lookup(link_key(token))
                 if text is None:
                     raise RelayError("bad_link", 404)
-                link = Link.from_text(text)
-                if link.device is None:
-                    from phones.links import digest
-
-                    link.device = digest(device)
-                    self.store.bind(link_key(token), link.to_text())
+                claimed = Link.from_text(text)
+            link = claimed
         if not link.owned_by(device):
             raise RelayError("other_device", 403)
         return Opened(link, self.session(link.game_id))
@@ -163,12 +164,20 @@ class Relay:
     # ------------------------------------------------------------------ sessions
 
     def session(self, game_id: str) -> TableSession:
+        """The table, current with the store: another process (a second server worker, the
+        skill's Lambda, the box) may have moved it on since this one last looked."""
         with self._guard:
-            session = self._sessions.get(game_id)
-        if session is None:
-            session = TableSession.resume(self.store, game_id)
-            with self._guard:
-                session = self._sessions.setdefault(game_id, session)
+            cached = self._sessions.get(game_id)
+        if cached is not None:
+            try:
+                current = current_log(self.store, game_id)
+                if current == cached.game_id and self.store.version(current) == cached.version:
+                    return cached
+            except StoreError:
+                pass
+        session = TableSession.resume(self.store, game_id)
+        with self._guard:
+            self._sessions[game_id] = session
         return session
 
     def _lock(self, game_id: str) -> threading.RLock:

@@ -99,6 +99,10 @@ def respond(handler_input: HandlerInput, table: Table, cues: list[Any],
     if spoken.reprompt:
         builder.ask(spoken.reprompt)
     builder.set_should_end_session(spoken.end_session)
+    if spoken.clock_seconds and tables is not None:
+        # the debate clock starts when the table hears it start (perhaps on a "continue"
+        # after the phones' night), not at the last thing said by voice
+        tables.clock_mark(table)
     roster = table.roster()
     if roster and roster != table.sent_roster:
         builder.add_directive(player_entities(roster))
@@ -201,15 +205,17 @@ class IntentHandler(AbstractRequestHandler):
             elapsed = self.tables.elapsed(table)
             if elapsed > 0:
                 cues += table.session.handle(Tick(elapsed)).cues
+                self.tables.clock_mark(table)  # that time is counted now
         names = list(narrator.game.players if narrator.game else narrator.config.players)
         slots = slot_values(handler_input, names if narrator.game else [], narrator.lang)
         if intent in CONTINUE and narrator.phase == "night":
             # "continue" at night: tell what the phones did, then keep waiting
             return respond(handler_input, table, cues or narrator.current_prompt(), self.tables)
-        if intent == "ReadyIntent" and narrator.phase == "debate" and cues:
+        if intent in CONTINUE and cues:
+            # "continue" asks for what the phones did: the news is the whole answer (fed
+            # to the narrator, it would answer a question the table has not heard yet)
             return respond(handler_input, table, cues, self.tables)
         reply = table.session.handle(Heard(intent, slots))
-        self.tables.clock_mark(table)
         return respond(handler_input, table, cues + reply.cues, self.tables)
 
 

@@ -68,6 +68,10 @@ def shape(cues: list[Any], prompt: list[Any], lang: str, phase: str) -> Spoken:
         # Alexa keeps the microphone open only with a reprompt: always give one
         question = [Say(f"help_{phase}")]
     reprompt = to_ssml(lang, question) if question else None
+    if not any(isinstance(c, Say) for c in spoken) and reprompt:
+        # nothing to say (e.g. "repeat" in the lobby, which has no question): silence
+        # would sound broken, so say the reprompt
+        ssml = reprompt
     listen = next((c for c in reversed(prompt) if isinstance(c, Listen)), None)
     seconds = clock.seconds if clock is not None else 0
     return Spoken(ssml, reprompt, phase == "over" and not question, listen, seconds)

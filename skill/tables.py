@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from narrator.session import TableSession
+from narrator.session import TableSession, current_log
 from phones.relay import ROOM_KEY, Relay
 
 
@@ -28,6 +28,8 @@ class Table:
     code: str
     spoken_version: int
     sent_roster: list[str] = field(default_factory=list)
+    # what the store holds already (game log, version, roster): unchanged, not rewritten
+    saved: tuple[Any, ...] = ()
 
     def news(self) -> list[Any]:
         """What the phones did since the voice last spoke."""
@@ -55,11 +57,19 @@ class Tables:
 
     def _table(self, game_id: str) -> Table:
         session = self.relay.session(game_id)
+        log_id = current_log(self.store, game_id)
+        if log_id != session.game_id or self.store.load(log_id).version != session.version:
+            # the phones (another process: the web relay, another Lambda instance) moved
+            # the table on since this instance cached it: rebuild it from the store
+            with self.relay._guard:
+                self.relay._sessions.pop(game_id, None)
+            session = self.relay.session(game_id)
         host = json.loads(self.store.lookup(f"alexa-host:{game_id}") or "{}")
         # versions count within the current log (a new game starts a new one)
         spoken = int(self.store.lookup(f"alexa-spoken:{session.game_id}") or 0)
         roster = json.loads(self.store.lookup(f"alexa-roster:{game_id}") or "[]")
-        return Table(game_id, session, host.get("code", ""), spoken, roster)
+        return Table(game_id, session, host.get("code", ""), spoken, roster,
+                     (session.game_id, spoken, roster))
 
     def open_room(self, device: str, lang: str) -> Table:
         code, _host_link = self.relay.create_room(lang)  # the device itself is the host
@@ -73,8 +83,14 @@ class Tables:
 
     def spoken(self, table: Table) -> None:
         table.spoken_version = table.session.version
-        self.store.bind(f"alexa-spoken:{table.session.game_id}", str(table.session.version))
-        self.store.bind(f"alexa-roster:{table.game_id}", json.dumps(table.sent_roster))
+        log_id, version, roster = table.saved or (None, None, None)
+        # every write is a commit (an fsync on SQLite, a billed write on DynamoDB): most
+        # requests change neither
+        if (log_id, version) != (table.session.game_id, table.session.version):
+            self.store.bind(f"alexa-spoken:{table.session.game_id}", str(table.session.version))
+        if roster != table.sent_roster:
+            self.store.bind(f"alexa-roster:{table.game_id}", json.dumps(table.sent_roster))
+        table.saved = (table.session.game_id, table.session.version, list(table.sent_roster))
 
     def elapsed(self, table: Table) -> float:
         last = self.store.lookup(f"alexa-clock:{table.game_id}")

@@ -13,10 +13,12 @@ from collections.abc import Callable
 from typing import Any
 
 from ask_sdk_core.exceptions import AskSdkException
-from ask_sdk_webservice_support.webservice_handler import WebserviceSkillHandler
 from flask import Flask, Response, request
 
+# first: its import shim lets oscrypto load before the library's handler imports it
 from skill.verification import AlexaRequestVerifier, TimestampVerifier, VerificationException
+
+from ask_sdk_webservice_support.webservice_handler import WebserviceSkillHandler  # isort: skip
 
 log = logging.getLogger("wolfvillage.skill")
 
@@ -28,6 +30,7 @@ def init_alexa(
     trust_roots: list[bytes] | None = None,
     fetch_chain: Callable[[str], bytes] | None = None,
 ) -> None:
+
     if verify:
         verifiers = [AlexaRequestVerifier(trust_roots, fetch_chain), TimestampVerifier()]
     else:

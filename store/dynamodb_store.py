@@ -475,6 +475,44 @@ class DynamoDBStore:
         except ClientError as exc:
             raise self._fail(exc) from exc
 
+    def version(self, game_id: str) -> int:
+        """The game's version alone (one consistent GetItem of the META item)."""
+        check_game_id(game_id)
+        try:
+            reply = self._client.get_item(
+                TableName=self.table, Key=self._meta_key(game_id), ConsistentRead=True,
+                ProjectionExpression="version",
+            )
+        except ClientError as exc:
+            raise self._fail(exc) from exc
+        item = reply.get("Item")
+        if item is None:
+            raise GameNotFound(game_id)
+        return int(item["version"]["N"])
+
+    def swap(self, key: str, expected: str | None, new: str) -> bool:
+        """Set a pointer only if it still holds `expected` (None: only if unset)."""
+        check_game_id(key)
+        check_game_id(new)
+        item_key = {"pk": {"S": f"PTR#{key}"}, "sk": {"S": POINTER}}
+        if expected is None:
+            condition = "attribute_not_exists(pk)"
+            values: dict[str, Any] = {}
+        else:
+            condition = "game_id = :expected"
+            values = {":expected": {"S": expected}}
+        try:
+            self._client.put_item(
+                TableName=self.table, Item={**item_key, "game_id": {"S": new}},
+                ConditionExpression=condition,
+                **({"ExpressionAttributeValues": values} if values else {}),
+            )
+        except ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
+                return False
+            raise self._fail(exc) from exc
+        return True
+
     def lookup(self, key: str) -> str | None:
         check_game_id(key)
         try:

@@ -271,6 +271,32 @@ class SQLiteStore:
                     (key, game_id),
                 )
 
+    def version(self, game_id: str) -> int:
+        """The game's version alone: a cheap check that a cached table is still current."""
+        check_game_id(game_id)
+        with self._read() as c:
+            row = c.execute("SELECT version FROM games WHERE game_id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise GameNotFound(game_id)
+        return int(row[0])
+
+    def swap(self, key: str, expected: str | None, new: str) -> bool:
+        """Set a pointer only if it still holds `expected` (None: only if unset).
+
+        Of two writers (threads or processes) that read the same value, exactly one wins:
+        how a link is claimed by the first device that opens it.
+        """
+        check_game_id(key)
+        check_game_id(new)
+        with self._write() as c:
+            if expected is None:
+                c.execute("INSERT OR IGNORE INTO pointers (key, game_id) VALUES (?, ?)",
+                          (key, new))
+            else:
+                c.execute("UPDATE pointers SET game_id = ? WHERE key = ? AND game_id = ?",
+                          (new, key, expected))
+            return c.rowcount == 1
+
     def lookup(self, key: str) -> str | None:
         check_game_id(key)
         with self._read() as c:

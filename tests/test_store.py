@@ -671,3 +671,40 @@ def test_new_game_ids_are_random_and_url_safe() -> None:
 
 def test_both_stores_satisfy_the_protocol(store: GameStore) -> None:
     assert isinstance(store, GameStore)
+
+
+def test_version_alone_follows_appends(store: GameStore) -> None:
+    store.create("v", {"lang": "en"})
+    assert store.version("v") == 0
+    play(store, "v", [{"n": 1}, {"n": 2}])
+    assert store.version("v") == 2
+    with pytest.raises(GameNotFound):
+        store.version("missing")
+
+
+def test_swap_sets_a_pointer_only_from_the_expected_value(store: GameStore) -> None:
+    assert store.swap("link:x", None, "first")
+    assert not store.swap("link:x", None, "second")  # already set: the first claim stands
+    assert store.lookup("link:x") == "first"
+    assert not store.swap("link:x", "stale", "third")
+    assert store.swap("link:x", "first", "fourth")
+    assert store.lookup("link:x") == "fourth"
+
+
+def test_swap_racing_claims_exactly_one_wins(make_store: Callable[..., GameStore]) -> None:
+    """Two devices opening a fresh link at once, through two store objects."""
+    stores = [make_store(), make_store()]
+    stores[0].bind("link:race", "fresh")
+    results: list[bool] = []
+    barrier = threading.Barrier(8)
+
+    def claim(k: int) -> None:
+        barrier.wait()
+        results.append(stores[k % 2].swap("link:race", "fresh", f"device-{k}"))
+
+    threads = [threading.Thread(target=claim, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results.count(True) == 1

@@ -1,0 +1,231 @@
+"""How well the box understands spoken votes: right / asked again / wrong, clean and in babble.
+
+    .venv/bin/python bench/voice_accuracy.py [--quick] [--conditions clean,babble]
+
+20 players (half of the names outside the English dictionary), said the ways people vote
+("I vote for Tamsin", "Tamsin", "my vote goes to Tamsin", "nobody", "skip"...) by voices the
+tests do not use: espeak-ng variants and the Piper voice shifted in pitch and tempo with
+sox. "babble" mixes three other talkers (other voices, other sentences) 10 dB below the
+speech (SNR +10 dB). Everything goes through `local_voice.hearing.understand_audio`, the
+same path as `wolfvillage hear --expect vote`.
+
+  right    the resolved player (None for nobody/skip) is the intended one, confidence >= 0.5
+  asked    intent None or confidence < 0.5: the box asks "Did you say X?" (not a wrong vote)
+  wrong    accepted (confidence >= 0.5) but the wrong player, or nobody when a name was said
+
+Deterministic (fixed seeds, fixed voices); the generated audio is cached in
+$TMPDIR/wolfvillage-voice-bench so a second run only decodes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from local_voice.hearing import EXPECT, understand_audio
+from local_voice.recognizers import make_recognizer
+from local_voice.voices import Audio
+
+NAMES = ["Tamsin", "Siobhan", "Xochitl", "Ignatius", "Aoife", "Niamh", "Saoirse", "Tadhg",
+         "Oisin", "Eilidh", "Sam", "Ben", "Anna", "Mark", "Lucy", "Grace", "Oliver", "Henry",
+         "Emma", "Jack"]
+# how people say a vote; {} is the name
+CARRIERS = ["I vote for {}", "{}", "my vote goes to {}", "vote for {}", "I'm voting for {}",
+            "{}"]
+NOBODY = ["nobody", "skip", "I vote for nobody", "no one", "I pass"]
+# voices the tests do not use: (kind, name, extra)
+VOICES = [
+    ("espeak", "en-us+m7", ""),
+    ("espeak", "en-us+f4", ""),
+    ("espeak", "en-gb-x-rp+m2", ""),
+    ("espeak", "en-029", ""),
+    ("piper", "pitch 300 tempo 1.1", ""),
+    ("piper", "pitch -250 tempo 0.92", ""),
+]
+BABBLE_VOICES = [("espeak", "en-us+f2"), ("espeak", "en+m3"), ("espeak", "en-gb+f5"),
+                 ("piper", "pitch 150 tempo 1.05"), ("piper", "pitch -150 tempo 0.95")]
+BABBLE_LINES = [
+    "I really do not think it was her, she was with me the whole night.",
+    "Why would the wolf accuse the baker, that makes no sense at all.",
+    "Wait, who did the seer look at last night? Tell us now.",
+    "Everyone stop talking for a second and let me explain what happened.",
+    "The hunter should have said something earlier, this is suspicious.",
+    "Honestly I have no idea, maybe we should just pick someone quickly.",
+    "He was very quiet yesterday and that is exactly what a wolf would do.",
+    "Can we please go around the table one more time before we vote?",
+]
+SNR_DB = 10.0
+THRESHOLD = 0.5
+CACHE = Path(os.environ.get("TMPDIR", tempfile.gettempdir())) / "wolfvillage-voice-bench"
+RATE = 16000
+
+
+def _cached(key: str, make) -> Audio:  # type: ignore[no-untyped-def]
+    path = CACHE / (hashlib.sha1(key.encode()).hexdigest()[:20] + ".wav")
+    if path.exists():
+        return Audio.from_wav(path.read_bytes())
+    audio = make()
+    CACHE.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(audio.to_wav())
+    tmp.replace(path)
+    return audio
+
+
+_piper = None
+
+
+def _synth(kind: str, voice: str, text: str) -> Audio:
+    global _piper
+    if kind == "espeak":
+        wav = subprocess.run(["espeak-ng", "-v", voice, "--stdout", text],
+                             capture_output=True, check=True).stdout
+        return Audio.from_wav(wav).resampled(RATE)
+    if _piper is None:
+        from local_voice.voices import PiperVoiceEngine
+
+        _piper = PiperVoiceEngine()
+    plain = _piper.synthesize(text)
+    with tempfile.TemporaryDirectory() as tmp:
+        src, dst = Path(tmp) / "in.wav", Path(tmp) / "out.wav"
+        src.write_bytes(plain.to_wav())
+        subprocess.run(["sox", str(src), str(dst), *voice.split()], check=True,
+                       capture_output=True)
+        return Audio.from_wav(dst.read_bytes()).resampled(RATE)
+
+
+def speech(kind: str, voice: str, text: str) -> Audio:
+    return _cached(f"{kind}|{voice}|{text}", lambda: _synth(kind, voice, text))
+
+
+def _rms(x: np.ndarray) -> float:
+    return float(np.sqrt(np.mean(x.astype(np.float64) ** 2))) if len(x) else 0.0
+
+
+def _active_rms(x: np.ndarray) -> float:
+    """RMS over the louder frames (the speech itself, not its silences)."""
+    frames = x[: len(x) // 320 * 320].astype(np.float64).reshape(-1, 320)
+    energy = np.sqrt(np.mean(frames**2, axis=1))
+    loud = frames[energy > 0.1 * energy.max()] if len(energy) else frames
+    return _rms(loud.ravel())
+
+
+def babble(clean: Audio, seed: int) -> Audio:
+    """Three other talkers, 10 dB below the speech, over the whole clip."""
+    rng = np.random.default_rng(seed)
+    pad = np.zeros(int(0.4 * RATE), dtype=np.float64)
+    target = np.concatenate([pad, clean.samples.astype(np.float64), pad])
+    noise = np.zeros_like(target)
+    picks = rng.choice(len(BABBLE_VOICES), size=3, replace=False)
+    for k in picks:
+        kind, voice = BABBLE_VOICES[k]
+        line = BABBLE_LINES[int(rng.integers(len(BABBLE_LINES)))]
+        talker = speech(kind, voice, line).samples.astype(np.float64)
+        talker = talker / max(_active_rms(talker), 1.0)
+        while len(talker) < len(target):
+            talker = np.concatenate([talker, talker])
+        start = int(rng.integers(0, len(talker) - len(target) + 1))
+        noise += talker[start : start + len(target)]
+    gain = _active_rms(clean.samples) / max(_rms(noise), 1e-9) / (10 ** (SNR_DB / 20))
+    mixed = np.clip(target + noise * gain, -32768, 32767).astype(np.int16)
+    return Audio(mixed, RATE)
+
+
+def padded(clean: Audio) -> Audio:
+    pad = np.zeros(int(0.4 * RATE), dtype=np.int16)
+    return Audio(np.concatenate([pad, clean.samples, pad]), RATE)
+
+
+def cases(quick: bool) -> list[tuple[str, str, str, str | None]]:
+    """(kind, voice, text, intended player or None) for every utterance, deterministic."""
+    out = []
+    for v, (kind, voice, _) in enumerate(VOICES):
+        for n, name in enumerate(NAMES):
+            picks = [CARRIERS[(n + v) % len(CARRIERS)], CARRIERS[(n + v + 3) % len(CARRIERS)]]
+            if not quick:
+                picks.append(CARRIERS[(n + v + 1) % len(CARRIERS)])
+            for carrier in dict.fromkeys(picks):
+                out.append((kind, voice, carrier.format(name), name))
+        for text in NOBODY[: 2 if quick else len(NOBODY)]:
+            out.append((kind, voice, text, None))
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer phrases per voice")
+    parser.add_argument("--conditions", default="clean,babble")
+    parser.add_argument("--show", action="store_true", help="print every miss")
+    args = parser.parse_args()
+    if shutil.which("espeak-ng") is None or shutil.which("sox") is None:
+        print("needs espeak-ng and sox (apt-get install espeak-ng sox)")
+        return 2
+    conditions = args.conditions.split(",")
+    todo = cases(args.quick)
+    t0 = time.perf_counter()
+    recognizer = make_recognizer("pocketsphinx")
+    prepared: dict[str, list[tuple[Audio, str, str | None]]] = {c: [] for c in conditions}
+    for i, (kind, voice, text, player) in enumerate(todo):
+        clean = speech(kind, voice, text)
+        if "clean" in prepared:
+            prepared["clean"].append((padded(clean), f"{voice}: {text}", player))
+        if "babble" in prepared:
+            prepared["babble"].append((babble(clean, seed=1000 + i), f"{voice}: {text}", player))
+    t_audio = time.perf_counter() - t0
+    targets = {"clean": 0.95, "babble": 0.85}
+    totals = [0, 0, 0]
+    decode_time = 0.0
+    all_ok = True
+    print(f"{len(todo)} utterances per condition, {len(VOICES)} voices, {len(NAMES)} names "
+          f"(audio ready in {t_audio:.1f} s)")
+    for condition in conditions:
+        right = asked = wrong = 0
+        for audio, label, player in prepared[condition]:
+            t = time.perf_counter()
+            heard = understand_audio(audio, recognizer, "en", NAMES, EXPECT["vote"])
+            decode_time += time.perf_counter() - t
+            if heard.intent is None or heard.confidence < THRESHOLD:
+                asked += 1
+                verdict = "asked"
+            elif heard.player == player:
+                right += 1
+                verdict = ""
+            else:
+                wrong += 1
+                verdict = "WRONG"
+            if verdict and args.show:
+                print(f"  {condition:6} {verdict:5} {label!r} -> {heard.text!r} "
+                      f"({heard.player}, {heard.confidence:.2f})")
+        n = right + asked + wrong
+        totals = [totals[0] + right, totals[1] + asked, totals[2] + wrong]
+        met_right = right / n >= targets.get(condition, 0)
+        met_wrong = wrong / n <= 1 / 50
+        all_ok &= met_right and met_wrong
+        print(f"{condition:7} right {100 * right / n:5.1f} % ({right}/{n})  "
+              f"asked again {100 * asked / n:5.1f} % ({asked})  "
+              f"wrong {100 * wrong / n:4.1f} % ({wrong})  "
+              f"target right >= {100 * targets.get(condition, 0):.0f} %: "
+              f"{'met' if met_right else 'NOT met'}; wrong <= 2 %: "
+              f"{'met' if met_wrong else 'NOT met'}")
+    n = sum(totals)
+    print(f"overall right {100 * totals[0] / n:5.1f} % ({totals[0]}/{n})  "
+          f"asked again {100 * totals[1] / n:5.1f} % ({totals[1]})  "
+          f"wrong {100 * totals[2] / n:4.1f} % ({totals[2]})")
+    print(f"mean time per utterance {1000 * decode_time / n:.0f} ms")
+    print("all targets met" if all_ok else "targets NOT all met")
+    return 0 if all_ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

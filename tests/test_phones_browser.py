@@ -1,0 +1,463 @@
+"""The phone relay in a real browser: a whole game played through the pages, phone by phone.
+
+A real server (waitress on a loopback port, a SQLite store in a temporary folder) and
+Debian's Chromium driven by Playwright. Every player is a browser context of its own (its
+own cookies: its own phone) with a mobile viewport; the host has another. Nothing is mocked
+and nothing reads the server's private state to decide a move: whose turn it is comes from
+the pages (a `form.turn` on a phone, the phase and the buttons on the host's page), and the
+pages move on by themselves (app.js polls the server). The test only waits through
+Playwright's auto-waiting assertions, synchronised on the version each page shows.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+import waitress
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect, sync_playwright
+
+from phones.codes import ALPHABET
+from phones.relay import RelayError
+from phones.web import create_app
+from rules.wolf_village.presets import PRESETS
+from store import open_store
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+NAMES = ["Ana", "Ben", "Carla", "Dev", "Elif", "Farid", "Greta", "Hugo"]
+WAIT_MS = 8_000  # one poll of app.js is 1.5 s; this only bounds a broken page
+MAX_STEPS = 120  # a game of 8 ends long before this many sync points
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is needed")
+
+
+# ---------------------------------------------------------------------- server and browser
+
+
+@dataclass
+class Server:
+    url: str
+    port: int
+    app: object
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("phones")
+    app = create_app(open_store(f"sqlite:///{folder}/games.db"), SECRET_KEY="test")
+    httpd = waitress.create_server(app, host="127.0.0.1", port=0, threads=12)
+    port = httpd.socket.getsockname()[1]
+    thread = threading.Thread(target=httpd.run, name="wolfvillage-test-server", daemon=True)
+    thread.start()
+    try:
+        yield Server(f"http://127.0.0.1:{port}", port, app)
+    finally:
+        httpd.task_dispatcher.shutdown()
+        httpd.close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def browser(server: Server) -> Iterator[Browser]:
+    # depends on the server so that the browser (and every page that polls) closes first
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                     args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def new_phone(browser: Browser) -> tuple[BrowserContext, Page]:
+    context = browser.new_context(**PHONE)
+    context.set_default_timeout(WAIT_MS)
+    return context, context.new_page()
+
+
+# ---------------------------------------------------------------------- page helpers
+
+
+@dataclass
+class Phone:
+    name: str
+    context: BrowserContext
+    page: Page
+    url: str = ""
+    role: str | None = None
+
+
+def live_version(page: Page) -> int:
+    return int(page.locator("#live").get_attribute("data-version") or "-1")
+
+
+def wait_for_version(page: Page, version: int) -> None:
+    """Wait until app.js has brought the page's live part up to `version`."""
+    expect(page.locator("#live")).to_have_attribute("data-version", str(version))
+
+
+def phase_of(page: Page) -> str:
+    return page.locator("#live .phase").get_attribute("data-phase") or ""
+
+
+def turn_form(page: Page) -> Locator:
+    return page.locator("#live form.turn")
+
+
+def has_turn(page: Page) -> bool:
+    """Whether the page shows a secret choice to make (read once: call after a sync)."""
+    return turn_form(page).count() > 0
+
+
+def no_refusal(page: Page) -> None:
+    expect(page.locator("[data-reason]")).to_have_count(0)
+
+
+def out_names(page: Page) -> set[str]:
+    return set(page.locator("#live ul.players li.out").evaluate_all(
+        "items => items.map(li => li.dataset.player)"))
+
+
+def submit_random_choice(phone: Phone, rng: random.Random) -> tuple[str, object]:
+    """Pick a random legal answer among the inputs the turn form offers, and send it."""
+    page = phone.page
+    form = turn_form(page)
+    verb = form.get_attribute("data-verb") or ""
+    alive = set(page.locator("#live ul.players li.in").evaluate_all(
+        "items => items.map(li => li.dataset.player)"))
+    if verb == "witch":
+        choice: dict[str, object] = {"heal": False, "poison": None}
+        heal = form.locator('input[name="heal"]')
+        if heal.count() and rng.random() < 0.5:
+            heal.check()
+            choice["heal"] = True
+        poisons = form.locator('input[name="poison"]')
+        values = poisons.evaluate_all("xs => xs.map(x => x.value)")
+        assert set(values) - {""} <= alive - {phone.name}, values
+        names = [v for v in values if v]
+        # the poison is kept for later three times out of four, so that most games see a day
+        if names and rng.random() < 0.25:
+            pick = values.index(rng.choice(names))
+            poisons.nth(pick).check()
+            choice["poison"] = values[pick]
+        answer: object = choice
+    elif verb == "link":
+        boxes = form.locator('input[type="checkbox"][name="target"]')
+        values = boxes.evaluate_all("xs => xs.map(x => x.value)")
+        assert set(values) == alive, (values, alive)
+        picks = rng.sample(range(len(values)), 2)
+        for i in picks:
+            boxes.nth(i).check()
+        answer = [values[i] for i in picks]
+    else:
+        radios = form.locator('input[type="radio"][name="target"]')
+        values = radios.evaluate_all("xs => xs.map(x => x.value)")
+        assert values, f"{phone.name}'s {verb} form offers no choice"
+        names = set(values) - {"__nobody__"}
+        # only legal targets: living players, never oneself where the rules forbid it
+        assert names <= alive, (verb, values, alive)
+        if verb in ("inspect", "shoot", "pass_badge", "kill"):
+            assert phone.name not in names, (verb, values)
+        if verb == "kill":
+            pack = set(page.locator("#live ul.pack li").all_inner_texts())
+            assert not names & pack, (values, pack)
+        if verb in ("vote", "elect", "pass_badge"):
+            assert "__nobody__" in values, (verb, values)
+        pick = rng.randrange(len(values))
+        radios.nth(pick).check()
+        expect(radios.nth(pick)).to_be_checked()
+        answer = None if values[pick] == "__nobody__" else values[pick]
+    with page.expect_navigation():
+        form.get_by_role("button").click()
+    no_refusal(page)
+    return verb, answer
+
+
+def host_press(host: Page, command: str) -> None:
+    """Press one of the host's buttons (by the command or intent it sends)."""
+    with host.expect_navigation():
+        host.locator(f'#live button[data-command="{command}"]').click()
+    no_refusal(host)
+
+
+def host_save(host: Page, select_id: str, value: str) -> None:
+    """Choose a value in one of the host's set-up forms and save it."""
+    select = host.locator(f"#{select_id}")
+    select.select_option(value)
+    with host.expect_navigation():
+        host.locator("form", has=select).get_by_role("button").click()
+    no_refusal(host)
+    expect(host.locator(f"#{select_id}")).to_have_value(value)
+
+
+def decode_qr(host: Page) -> str:
+    """Screenshot the QR image as a phone camera would see it, and decode it."""
+    qr = host.locator("#qr")
+    expect(qr).to_be_visible()
+    host.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=qr.element_handle())
+    png = qr.screenshot()
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
+    assert image is not None
+    text, points, _ = cv2.QRCodeDetector().detectAndDecode(image)
+    assert points is not None and text, "the QR code on the host's page did not decode"
+    return text
+
+
+def create_room(browser: Browser, server: Server) -> tuple[BrowserContext, Page, str]:
+    context, host = new_phone(browser)
+    host.goto(server.url + "/")
+    host.get_by_role("button", name="Start a new room").click()
+    expect(host).to_have_url(re.compile(r"/h/[A-Za-z0-9_\-]{16,}$"))
+    code = host.locator("#room-code").inner_text().strip()
+    assert re.fullmatch(f"[{ALPHABET}]{{4}}", code), code
+    expect(host.locator("#live .phase")).to_have_attribute("data-phase", "lobby")
+    return context, host, code
+
+
+def join(browser: Browser, address: str, name: str) -> Phone:
+    context, page = new_phone(browser)
+    page.goto(address)
+    page.get_by_label("Your name", exact=True).fill(name)
+    page.get_by_role("button", name="Join").click()
+    expect(page).to_have_url(re.compile(r"/p/[A-Za-z0-9_\-]{16,}$"))
+    expect(page.locator("header .me")).to_have_text(name)
+    expect(page.locator("#live .phase")).to_have_attribute("data-phase", "lobby")
+    return Phone(name, context, page, page.url)
+
+
+# ---------------------------------------------------------------------- what every page shows
+
+
+SNAPSHOT = """live => ({
+  version: live.dataset.version,
+  phase: live.querySelector('.phase')?.dataset.phase,
+  cards: live.querySelectorAll('.card').length,
+  card_roles: [...live.querySelectorAll('.card [data-role]')].map(e => e.dataset.role),
+  roles: live.querySelectorAll('[data-role]').length,
+  revealed: [...live.querySelectorAll('.players .revealed[data-role]')]
+    .map(t => [t.closest('li').dataset.player, t.dataset.role]),
+  out: [...live.querySelectorAll('ul.players li.out')].map(li => li.dataset.player),
+  dead_notice: [...live.querySelectorAll('.dead-notice')].map(e => e.textContent),
+  turns: live.querySelectorAll('form.turn').length,
+})"""
+
+
+def snapshot(page: Page) -> dict:
+    """What a page's live part shows, read in one go (the page is in sync: see the loop)."""
+    return page.locator("#live").evaluate(SNAPSHOT)
+
+
+def check_pages(host: Page, phones: list[Phone]) -> None:
+    """Each phone shows its own role card and nobody else's secret; the dead know it."""
+    table = snapshot(host)
+    dead = set(table["out"])
+    over = table["phase"] == "over"
+    # the host does not play here, so the host's page holds no secret at all
+    assert table["cards"] == 0 and table["turns"] == 0, table
+    assert table["roles"] == len(table["revealed"]), table
+    for phone in phones:
+        seen = snapshot(phone.page)
+        assert seen["version"] == table["version"], (phone.name, seen, table)
+        assert seen["cards"] == 1 and seen["card_roles"] == [phone.role], (phone.name, seen)
+        # the only other roles on the page are the publicly revealed ones
+        shown = dict(seen["revealed"])
+        assert over or set(shown) <= dead, (phone.name, shown, dead)
+        assert shown == dict(table["revealed"]), (phone.name, shown, table["revealed"])
+        assert seen["roles"] == 1 + len(shown), (phone.name, seen)
+        assert set(seen["out"]) == dead, (phone.name, seen["out"], dead)
+        if phone.name in dead:
+            assert len(seen["dead_notice"]) == 1, (phone.name, seen)
+            assert "out of the game" in seen["dead_notice"][0]
+            if table["phase"] != "settle":  # a dead hunter shoots, a dead sheriff passes on
+                assert seen["turns"] == 0, (phone.name, seen)
+        else:
+            assert seen["dead_notice"] == [], (phone.name, seen)
+
+
+def sync(host: Page, phones: list[Phone], latest: Page) -> None:
+    """Wait until every page shows the version of `latest`, the page that acted last (it
+    was reloaded after its answer was stored, so it shows the table as it is now)."""
+    version = live_version(latest)
+    for page in [host, *(p.page for p in phones)]:
+        wait_for_version(page, version)
+
+
+def play_game(host: Page, phones: list[Phone], rng: random.Random, done: Counter[str]) -> str:
+    """Deal, then play every turn on the pages until the game is over; return the winners."""
+    host_press(host, "start")
+    expect(host.locator("#live .phase")).to_have_attribute("data-phase", "reveal")
+    sync(host, phones, host)
+    for phone in phones:
+        role = phone.page.locator("#live .card .role[data-role]")
+        expect(role).to_have_count(1)
+        phone.role = role.get_attribute("data-role")
+    deck = PRESETS["classic"].deck(len(phones))
+    assert Counter(p.role for p in phones) == Counter(deck)
+    check_pages(host, phones)
+    host_press(host, "ReadyIntent")
+    done["host:ready"] += 1
+
+    latest = host
+    for _step in range(MAX_STEPS):
+        sync(host, phones, latest)
+        check_pages(host, phones)
+        phase = phase_of(host)
+        if phase == "over":
+            break
+        if phase == "debate":
+            host_press(host, "skip_clock")
+            done["host:skip_clock"] += 1
+            latest = host
+            continue
+        revote = host.locator('#live button[data-command="AMAZON.YesIntent"]')
+        if phase == "tie" and revote.count():
+            choice = rng.choice(["AMAZON.YesIntent", "AMAZON.NoIntent"])
+            host_press(host, choice)
+            done["host:revote" if choice == "AMAZON.YesIntent" else "host:spare"] += 1
+            latest = host
+            continue
+        dead = out_names(host)
+        turns = [p for p in phones if has_turn(p.page)]
+        assert turns, f"phase {phase}: no phone has a turn and the host has no button"
+        for phone in turns:
+            assert phone.name not in dead or phase == "settle", (phone.name, phase)
+            verb, _answer = submit_random_choice(phone, rng)
+            done[verb] += 1
+            latest = phone.page
+    else:
+        pytest.fail(f"the game did not end in {MAX_STEPS} steps: {done}")
+
+    # the end: every page says so and names the same winners
+    winners = host.locator("#live .winners").inner_text().strip()
+    assert winners, "the host's page names no winners"
+    assert set(winners.split(", ")) <= {p.name for p in phones}, winners
+    for phone in phones:
+        over = phone.page.locator("#live section.over")
+        expect(over).to_contain_text("Game over")
+        expect(over.locator(".winners")).to_have_text(winners)
+        expect(turn_form(phone.page)).to_have_count(0)
+    # at the end every role is public, and it is the card each phone showed
+    revealed = dict(snapshot(host)["revealed"])
+    assert revealed == {p.name: p.role for p in phones}
+    return winners
+
+
+# ---------------------------------------------------------------------- the tests
+
+
+def test_refusals_in_the_browser(browser: Browser, server: Server) -> None:
+    """Another phone, a forged link, a wrong room code: each refused with its reason."""
+    host_context, host, code = create_room(browser, server)
+    first = join(browser, f"{server.url}/j/{code}", "Ana")
+    other_context, other = new_phone(browser)
+    try:
+        before = first.page.locator("#live").inner_html()
+        version = live_version(first.page)
+
+        # the same link opened on a second phone is refused, and the first phone keeps it
+        response = other.goto(first.url)
+        assert response is not None and response.status == 403
+        expect(other.locator("#reason")).to_have_attribute("data-reason", "other_device")
+        expect(other.locator("#reason")).to_contain_text("already open on another phone")
+        expect(other.locator("#live")).to_have_count(0)
+        first.page.reload()
+        expect(first.page.locator("header .me")).to_have_text("Ana")
+        no_refusal(first.page)
+        assert live_version(first.page) == version
+        assert first.page.locator("#live").inner_html() == before
+
+        # a forged link
+        forged = first.url.rsplit("/", 1)[0] + "/" + "A" * 32
+        response = other.goto(forged)
+        assert response is not None and response.status == 404
+        expect(other.locator("#reason")).to_have_attribute("data-reason", "bad_link")
+        expect(other.locator("#reason")).to_contain_text("This link does not work")
+
+        # a room code nobody has opened, typed on the join form
+        relay = server.app.extensions["wolfvillage_relay"]  # type: ignore[attr-defined]
+        wrong = next(c for c in (x * 4 for x in ALPHABET) if c != code and _unknown(relay, c))
+        other.goto(server.url + "/")
+        other.get_by_label("Room code", exact=True).fill(wrong)
+        other.get_by_label("Your name", exact=True).fill("Zed")
+        other.get_by_role("button", name="Join").click()
+        expect(other.locator("#reason")).to_have_attribute("data-reason", "unknown_room")
+        expect(other.locator("#reason")).to_contain_text("There is no room with that code")
+        expect(other).not_to_have_url(re.compile(r"/p/"))
+        # nobody joined the real room
+        host.reload()
+        expect(host.locator("#live ol.players li")).to_have_count(1)
+    finally:
+        for context in (host_context, first.context, other_context):
+            context.close()
+
+
+def _unknown(relay: object, code: str) -> bool:
+    try:
+        relay.game_for_code(code)  # type: ignore[attr-defined]
+    except RelayError:
+        return True
+    return False
+
+
+def test_a_whole_game_on_phones(browser: Browser, server: Server) -> None:
+    rng = random.Random()
+    seed = rng.randrange(2**32)
+    rng.seed(seed)
+    host_context, host, code = create_room(browser, server)
+    phones: list[Phone] = []
+    done: Counter[str] = Counter()
+    try:
+        # the join address comes from the QR code on the host's screen
+        address = decode_qr(host)
+        assert address == f"http://127.0.0.1:{server.port}/j/{code}"
+        for name in NAMES:
+            phones.append(join(browser, address, name))
+        sync(host, phones, phones[-1].page)
+        expect(host.locator("#live ol.players li")).to_have_count(len(NAMES))
+
+        # the host's set-up: classic, votes on the phones, no debate clock
+        host_save(host, "preset", "classic")
+        expect(host.locator(".rating[data-rating]")).not_to_have_attribute("data-rating", "")
+        host_save(host, "protocol", "phones")
+        host_save(host, "clock", "0")
+        winners = play_game(host, phones, rng, done)
+        games = 1
+        # a night can end the game before any day (a bitten lover, a hunter's shot, the
+        # poison): then the host starts a new game at the same table, and it is played too
+        while not done["vote"] and games < 3:
+            host_press(host, "new_game")
+            expect(host.locator("#live .phase")).to_have_attribute("data-phase", "lobby")
+            sync(host, phones, host)
+            for phone in phones:
+                expect(phone.page.locator("#live .card")).to_have_count(0)
+            winners = play_game(host, phones, rng, done)
+            games += 1
+        for verb in ("link", "kill", "inspect", "witch", "elect", "vote", "host:skip_clock"):
+            assert done[verb], f"no {verb} was played (seed {seed}): {done}"
+        print(f"seed {seed}, {games} game(s): {dict(done)}; winners {winners}")
+    finally:
+        for context in [host_context, *(p.context for p in phones)]:
+            context.close()
