@@ -278,34 +278,26 @@ def pass_choose(token: str) -> Response:
     return redirect(url_for("pages.pass_page", token=token), 303)
 
 
-@pages.get("/qr/<code>.svg")
+QR_FORMATS = {"svg": ("image/svg+xml", 6), "png": ("image/png", 8)}
+
+
+@pages.get("/qr/<code>.<kind>")
 @limiter.limit(room_guess_limit, deduct_when=_guess_failed)
-def qr_code(code: str) -> Response:
+def qr_code(code: str, kind: str) -> Response:
+    """The join address as a QR code: SVG for the pages, PNG for an Echo Show's screen
+    (APL shows no SVG)."""
+    if kind not in QR_FORMATS:
+        abort(404)
     try:
         relay().game_for_code(code)
     except RelayError:
         abort(404)
+    mimetype, scale = QR_FORMATS[kind]
     url = url_for("pages.join_page", code=code.upper(), _external=True)
     out = io.BytesIO()
-    segno.make(url, error="m").save(out, kind="svg", scale=6, border=2)
+    segno.make(url, error="m").save(out, kind=kind, scale=scale, border=2)
     response = make_response(out.getvalue())
-    response.mimetype = "image/svg+xml"
-    return response
-
-
-@pages.get("/qr/<code>.png")
-@limiter.limit(room_guess_limit, deduct_when=_guess_failed)
-def qr_png(code: str) -> Response:
-    """The join address as a PNG, for an Echo Show's screen (APL shows no SVG)."""
-    try:
-        relay().game_for_code(code)
-    except RelayError:
-        abort(404)
-    url = url_for("pages.join_page", code=code.upper(), _external=True)
-    out = io.BytesIO()
-    segno.make(url, error="m").save(out, kind="png", scale=8, border=2)
-    response = make_response(out.getvalue())
-    response.mimetype = "image/png"
+    response.mimetype = mimetype
     return response
 
 
@@ -343,7 +335,7 @@ def api_create_room() -> Response:
     return jsonify(code=code, host_token=token,
                    host_url=url_for("pages.host_page", token=token, _external=True),
                    join_url=url_for("pages.join_page", code=code, _external=True),
-                   qr_url=url_for("pages.qr_code", code=code, _external=True))
+                   qr_url=url_for("pages.qr_code", code=code, kind="svg", _external=True))
 
 
 @api.post("/rooms/<code>/join")

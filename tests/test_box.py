@@ -305,8 +305,9 @@ def assert_every_answer_was_meant(played: Played) -> dict[str, Any]:
             wrong.append((said, entry))
     votes = [s for s in played.ears.said if s.kind in ("name", "nobody")]
     counted = [s for s, _ in pairs if s.kind in ("name", "nobody")]
+    wrong_votes = len([w for w in wrong if w[0].kind in ("name", "nobody")])
     seen = {"votes_said": len(votes), "votes_counted": len(counted),
-            "wrong": len([w for w in wrong if w[0].kind in ("name", "nobody")]),
+            "counted_right": len(counted) - wrong_votes, "wrong": wrong_votes,
             "confirmations": played.ears.confirmations}
     print(f"\n{played.mouth.players}: {seen}")
     wrong_text = [(s.text, s.voice, s.speaker, e["intent"], e["slots"]) for s, e in wrong]

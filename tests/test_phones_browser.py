@@ -157,10 +157,10 @@ def submit_random_choice(phone: Phone, rng: random.Random) -> tuple[str, object]
         poisons = form.locator('input[name="poison"]')
         values = poisons.evaluate_all("xs => xs.map(x => x.value)")
         assert set(values) - {""} <= alive - {phone.name}, values
-        names = [v for v in values if v]
+        victims = [v for v in values if v]
         # the poison is kept for later three times out of four, so that most games see a day
-        if names and rng.random() < 0.25:
-            pick = values.index(rng.choice(names))
+        if victims and rng.random() < 0.25:
+            pick = values.index(rng.choice(victims))
             poisons.nth(pick).check()
             choice["poison"] = values[pick]
         answer: object = choice

@@ -15,7 +15,6 @@ import logging
 import os
 import re
 import secrets
-import threading
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -180,40 +179,9 @@ def table(sqlite_url: str) -> Iterator[Table]:
     t.store.close()
 
 
-@pytest.fixture(scope="session")
-def moto_endpoint() -> Iterator[str]:
-    from moto.server import ThreadedMotoServer
-
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    if SERIALISE_MOTO:
-        # as in tests/test_store.py: moto's DynamoDB backend has no locking; one request
-        # at a time makes it behave like DynamoDB's serialised conditional writes
-        wsgi = server._server
-        inner, lock = wsgi.app, threading.Lock()
-
-        def serial_app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
-            with lock:
-                return list(inner(environ, start_response))
-
-        wsgi.app = serial_app
-    host, port = server.get_host_and_port()
-    yield f"http://{host}:{port}"
-    server.stop()
-
-
 @pytest.fixture
-def dynamo_url(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, moto_endpoint: str) -> str:
+def dynamo_url(aws_env: str, monkeypatch: pytest.MonkeyPatch) -> str:
     """Fake credentials and moto's endpoint for this test only; never a real account."""
-    for name in ("AWS_PROFILE", "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN", "AWS_REGION"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
-    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
-    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "no-aws-config"))
-    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "no-aws-credentials"))
-    monkeypatch.setenv("AWS_ENDPOINT_URL", moto_endpoint)
-    monkeypatch.setenv("AWS_ENDPOINT_URL_DYNAMODB", moto_endpoint)
     name = f"wolfvillage-{uuid.uuid4().hex[:12]}"
     client = boto3.session.Session().client("dynamodb")
     create_table(client, name)

@@ -1,0 +1,54 @@
+"""Fixtures shared by the test files: moto's DynamoDB server on loopback."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# WOLFVILLAGE_TEST_RAW_MOTO=1 runs moto without the serialising lock, to reproduce the loss
+SERIALISE_MOTO = os.environ.get("WOLFVILLAGE_TEST_RAW_MOTO") != "1"
+
+
+@pytest.fixture(scope="session")
+def moto_endpoint() -> Iterator[str]:
+    from moto.server import ThreadedMotoServer
+
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    if SERIALISE_MOTO:
+        # moto's DynamoDB backend has no locking: under its threaded server two
+        # TransactWriteItems can both pass their condition checks, and a cancelled one
+        # restores a copy of the table taken before it ran, erasing a write that committed
+        # meanwhile. Real DynamoDB serialises conflicting writes; one request at a time makes
+        # moto a faithful stand-in for the concurrency tests.
+        wsgi = server._server  # the werkzeug server; moto has no public hook for this
+        inner, lock = wsgi.app, threading.Lock()
+
+        def serial_app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+            with lock:
+                return list(inner(environ, start_response))
+
+        wsgi.app = serial_app
+    host, port = server.get_host_and_port()
+    yield f"http://{host}:{port}"
+    server.stop()
+
+
+@pytest.fixture
+def aws_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, moto_endpoint: str) -> str:
+    """Fake credentials and the moto endpoint, for this test only; never a real account."""
+    for name in ("AWS_PROFILE", "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN", "AWS_REGION"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "no-aws-config"))
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "no-aws-credentials"))
+    monkeypatch.setenv("AWS_ENDPOINT_URL", moto_endpoint)
+    monkeypatch.setenv("AWS_ENDPOINT_URL_DYNAMODB", moto_endpoint)
+    return moto_endpoint
