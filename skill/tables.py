@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from narrator.session import TableSession, current_log
+from narrator.session import TableSession
 from phones.relay import ROOM_KEY, Relay
 
 
@@ -56,14 +56,9 @@ class Tables:
         return self._table(game_id)
 
     def _table(self, game_id: str) -> Table:
+        # the relay checks its cached table against the store (the phones, in another
+        # process or Lambda instance, may have moved it on) and rebuilds it if needed
         session = self.relay.session(game_id)
-        log_id = current_log(self.store, game_id)
-        if log_id != session.game_id or self.store.load(log_id).version != session.version:
-            # the phones (another process: the web relay, another Lambda instance) moved
-            # the table on since this instance cached it: rebuild it from the store
-            with self.relay._guard:
-                self.relay._sessions.pop(game_id, None)
-            session = self.relay.session(game_id)
         host = json.loads(self.store.lookup(f"alexa-host:{game_id}") or "{}")
         # versions count within the current log (a new game starts a new one)
         spoken = int(self.store.lookup(f"alexa-spoken:{session.game_id}") or 0)
