@@ -8,6 +8,8 @@ Alexa skill use it directly.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import re
 import secrets
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from narrator import Heard, Host, Narrator, Tap, Tick
+from narrator.cues import input_from_json
 from narrator.narrator import Reply
 from narrator.session import TableSession, current_log
 from narrator.table import LANGUAGES
@@ -24,6 +27,9 @@ from phones.links import Link, link_key, new_token
 from store import StoreError
 
 ROOM_KEY = "room:{code}"
+# writes from other processes that may overtake one input before it is given up (each
+# attempt reloads the table; two server workers on one table conflict rarely and briefly)
+MAX_RETRIES = 20
 PLAYER_LINK_KEY = "plink:{game}:{player}"
 
 
@@ -50,6 +56,7 @@ class Relay:
         self._sessions: dict[str, TableSession] = {}
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
+        self._views: dict[tuple[Any, ...], dict[str, Any]] = {}
         # room version: bumps on every accepted input, so phones can poll cheaply
         self._listeners: list[Any] = []
 
@@ -72,7 +79,8 @@ class Relay:
         self.store.bind(link_key(token), link.to_text())
         if host_name:
             with self._lock(game_id):
-                self._feed(session, Host("host_plays", host_name), reason_status=409)
+                session, _ = self._feed(session, Host("host_plays", host_name),
+                                        reason_status=409)
                 link.player = session.narrator.config.host
                 self.store.bind(link_key(token), link.to_text())
                 self.store.bind(PLAYER_LINK_KEY.format(game=game_id, player=link.player),
@@ -97,9 +105,8 @@ class Relay:
             session = self.session(game_id)
             if session.narrator.phase != "lobby":
                 raise RelayError("game_started", 409)
-            reply = self._feed(session, Host("join", name.strip()), reason_status=409)
+            session, _ = self._feed(session, Host("join", name.strip()), reason_status=409)
             joined = session.narrator.config.players[-1]
-            del reply
             token = new_token()
             code = normalize_code(raw_code) or ""
             self.store.bind(link_key(token), Link(code, game_id, joined, lang=lang).to_text())
@@ -170,9 +177,14 @@ class Relay:
             cached = self._sessions.get(game_id)
         if cached is not None:
             try:
-                current = current_log(self.store, game_id)
-                if current == cached.game_id and self.store.version(current) == cached.version:
-                    return cached
+                stored = self.store.version(cached.game_id)
+                if stored == cached.version or (
+                        stored > cached.version and self._catch_up(game_id, cached)):
+                    # a table's next game is a new log, started only once this one is
+                    # over: until then there is no successor to look for
+                    if (cached.narrator.phase != "over"
+                            or current_log(self.store, game_id) == cached.game_id):
+                        return cached
             except StoreError:
                 pass
         session = TableSession.resume(self.store, game_id)
@@ -180,26 +192,54 @@ class Relay:
             self._sessions[game_id] = session
         return session
 
+    def _catch_up(self, game_id: str, cached: TableSession) -> bool:
+        """Bring a cached table up to the stored log by feeding it only the inputs stored
+        since it was last current (what another process accepted), instead of replaying the
+        whole log: with several server workers, most polls find the table moved on by the
+        other worker. Replaying the tail is the same as `Narrator.restore` (the narrator is
+        deterministic: no clock, no I/O, the game's own seeded randomness)."""
+        with self._lock(game_id):
+            stored = self.store.load(cached.game_id)
+            if stored.version < cached.version:
+                return False
+            for entry in stored.entries[cached.version:]:
+                if not cached.narrator.handle(input_from_json(entry)).accepted:
+                    # cannot happen with a log of accepted inputs; never keep a table that
+                    # differs from its log
+                    with self._guard:
+                        if self._sessions.get(game_id) is cached:
+                            self._sessions.pop(game_id, None)
+                    return False
+                cached.version += 1
+            return True
+
     def _lock(self, game_id: str) -> threading.RLock:
         with self._guard:
             return self._locks.setdefault(game_id, threading.RLock())
 
-    def _feed(self, session: TableSession, inp: Any, reason_status: int = 400) -> Reply:
+    def _feed(self, session: TableSession, inp: Any, reason_status: int = 400
+              ) -> tuple[TableSession, Reply]:
+        """Feed an input; returns the session it was accepted by (a fresher one when another
+        process had moved the table on: the caller must answer from that one)."""
         from store import Conflict, GameFinished
 
-        try:
-            reply = session.handle(inp)
-        except (Conflict, GameFinished):
-            # another process moved the table on: reload it from the store and try again
-            with self._guard:
-                stale = [k for k, v in self._sessions.items() if v is session]
-                for key in stale:
-                    self._sessions.pop(key, None)
-            session = self.session(stale[0] if stale else session.game_id)
-            reply = session.handle(inp)
+        for _ in range(MAX_RETRIES):
+            try:
+                reply = session.handle(inp)
+                break
+            except (Conflict, GameFinished):
+                # another process moved the table on: the narrator here took the input on a
+                # stale state, so drop it, reload the table from the store and decide again
+                with self._guard:
+                    stale = [k for k, v in self._sessions.items() if v is session]
+                    for key in stale:
+                        self._sessions.pop(key, None)
+                session = self.session(stale[0] if stale else session.game_id)
+        else:
+            raise RelayError("busy", 503)
         if not reply.accepted:
             raise RelayError(_reason(reply), reason_status)
-        return reply
+        return session, reply
 
     def version(self, game_id: str) -> int:
         return self.session(game_id).version
@@ -212,13 +252,27 @@ class Relay:
             return self._player_view(opened)
 
     def _player_view(self, opened: Opened) -> dict[str, Any]:
+        """The player's view, tagged with a hash of itself (see `tagged`), cached per
+        table version so that polls with nothing new cost a dictionary look-up."""
+        session = opened.session
+        link = opened.link
+        key = ("player", session.game_id, session.version, link.player, link.host, link.lang,
+               link.code)
+        cached = self._views.get(key)
+        if cached is None:
+            cached = tagged(self._build_player_view(opened))
+            if len(self._views) > 20_000:
+                self._views.clear()
+            self._views[key] = cached
+        return dict(cached)
+
+    def _build_player_view(self, opened: Opened) -> dict[str, Any]:
         session = opened.session
         narrator = session.narrator
         link = opened.link
         view: dict[str, Any] = {
             "room": link.code,
             "lang": link.lang,
-            "version": session.version,
             "phase": narrator.phase,
             "paused": narrator.paused,
             "players": _players(narrator),
@@ -242,8 +296,9 @@ class Relay:
         with self._lock(opened.link.game_id):
             session = self.session(opened.link.game_id)
             opened = Opened(opened.link, session)
-            self._feed(session, Tap(opened.link.player, verb, target), reason_status=409)
-            return self._player_view(opened)
+            session, _ = self._feed(session, Tap(opened.link.player, verb, target),
+                                    reason_status=409)
+            return self._player_view(Opened(opened.link, session))
 
     # ------------------------------------------------------------------ host
 
@@ -256,7 +311,7 @@ class Relay:
             view["rating"] = narrator.config.rating()
             view["waiting"] = _waiting(narrator)
             view["next_to_pass"] = _next_to_pass(narrator)
-            return view
+            return tagged(view)
 
     def host_input(self, token: str, device: str | None, kind: str, data: dict[str, Any]
                    ) -> dict[str, Any]:
@@ -277,10 +332,10 @@ class Relay:
             raise RelayError("bad_request")
         with self._lock(opened.link.game_id):
             session = self.session(opened.link.game_id)
-            reply = self._feed(session, inp)
+            session, reply = self._feed(session, inp)
             said = [{"key": c.key, "params": c.params} for c in reply.cues
                     if type(c).__name__ == "Say"]
-            return {"said": said, "version": session.version}
+            return {"said": said}
 
     def pass_view(self, token: str, device: str | None, player: str | None) -> dict[str, Any]:
         """Shared phones: who gets the device next, and (once they tap) only their turn."""
@@ -289,11 +344,10 @@ class Relay:
             narrator = opened.session.narrator
             nxt = _next_to_pass(narrator)
             if player is None or player != nxt:
-                return {"next": nxt, "phase": narrator.phase,
-                        "version": opened.session.version}
+                return tagged({"next": nxt, "phase": narrator.phase})
             mine = narrator.player_view(player)
-            return {"next": nxt, "player": player, "private": mine.get("me"),
-                    "turn": mine.get("turn"), "version": opened.session.version}
+            return tagged({"next": nxt, "player": player, "private": mine.get("me"),
+                           "turn": mine.get("turn")})
 
     def pass_choose(self, token: str, device: str | None, player: Any, verb: Any,
                     target: Any) -> dict[str, Any]:
@@ -302,11 +356,23 @@ class Relay:
             session = self.session(opened.link.game_id)
             if player != _next_to_pass(session.narrator) or not isinstance(verb, str):
                 raise RelayError("not_your_turn", 409)
-            self._feed(session, Tap(player, verb, target), reason_status=409)
-            return {"next": _next_to_pass(session.narrator), "version": session.version}
+            session, _ = self._feed(session, Tap(player, verb, target), reason_status=409)
+            return tagged({"next": _next_to_pass(session.narrator)})
 
 
 _STABLE_REASON = re.compile(r"[a-z][a-z_]{0,39}")
+
+
+def tagged(view: dict[str, Any]) -> dict[str, Any]:
+    """The view with `version`: a hash of its content, not a count of the table's inputs.
+
+    A count would let a phone that polls during a narrated night count the secret turns
+    taken, and so learn that a role has died when dead roles are secret; it would also
+    start again at a new game. A hash changes exactly when what this viewer sees changes.
+    """
+    body = {k: v for k, v in view.items() if k != "version"}
+    text = json.dumps(body, sort_keys=True, ensure_ascii=False, default=str)
+    return {**body, "version": hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]}
 
 
 def _reason(reply: Reply) -> str:

@@ -1,9 +1,11 @@
-"""Serving the relay (and, beside it, the Alexa endpoint when the skill is installed)."""
+"""Serving the relay: its app over a store, waitress set for many phones, the LAN address.
+
+`wolfvillage serve` (wolfvillage/serve.py) composes this with the Alexa endpoint and runs it
+in one or several processes.
+"""
 
 from __future__ import annotations
 
-import argparse
-import os
 import socket
 from typing import Any
 
@@ -21,52 +23,13 @@ def lan_address() -> str:
         probe.close()
 
 
-def build_app(store_url: str | None, alexa: bool = True, verify_alexa: bool = True,
-              public_url: str | None = None, **config: Any) -> Any:
-    """The relay's app; with `alexa`, the skill's POST /alexa beside it, over the same store.
-
-    (This module only composes: the skill is imported lazily so that the relay never
-    depends on it.)
-    """
+def build_relay_app(store_url: str | None, **config: Any) -> Any:
+    """The relay's app alone over the store `store_url` names (the Alexa endpoint is added
+    beside it by `wolfvillage.serve`, which composes the two)."""
     from phones.web import create_app
     from store import open_store
 
-    app = create_app(open_store(store_url), **config)
-    if alexa:
-        from skill.builder import build_skill_builder
-        from skill.web import init_alexa
-
-        relay = app.extensions["wolfvillage_relay"]
-        skill = build_skill_builder(relay=relay, public_url=public_url).create()
-        init_alexa(app, skill, verify=verify_alexa)
-    return app
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="0.0.0.0", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8080)
-    parser.add_argument("--store", default=None, help="sqlite:///path.db or dynamodb://TABLE")
-    parser.add_argument("--threads", type=int, default=16)
-    parser.add_argument("--connections", type=int, default=4000,
-                        help="open connections kept at once (every phone keeps one)")
-    parser.add_argument("--public-url", default=None,
-                        help="the address phones use (default: this machine's, or "
-                        "WOLFVILLAGE_PUBLIC_URL)")
-    parser.add_argument("--no-alexa", action="store_true", help="serve the phone relay only")
-    parser.add_argument("--insecure-skip-alexa-verification", action="store_true",
-                        help="DEVELOPMENT ONLY: accept unsigned Alexa requests")
-
-
-def run(args: argparse.Namespace) -> int:
-    shown = lan_address() if args.host == "0.0.0.0" else args.host
-    public = args.public_url or os.environ.get("WOLFVILLAGE_PUBLIC_URL") or (
-        f"http://{shown}:{args.port}")
-    app = build_app(args.store, alexa=not args.no_alexa,
-                    verify_alexa=not args.insecure_skip_alexa_verification, public_url=public)
-    print(f"Wolf Village is listening: http://{shown}:{args.port}/", flush=True)
-    serve(app, host=args.host, port=args.port, threads=args.threads,
-          connections=args.connections)
-    return 0
+    return create_app(open_store(store_url), **config)
 
 
 def serve(app: Any, host: str, port: int, threads: int, connections: int) -> None:

@@ -32,6 +32,7 @@ from flask import (
     request,
     url_for,
 )
+from flask.sessions import SecureCookieSessionInterface
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
@@ -91,6 +92,36 @@ def room_guess_limit() -> str:
     return current_app.config.get("ROOM_GUESS_LIMIT", "20 per minute")
 
 
+# the views that take a room code (guessable), the only ones with a rate limit
+GUESS_LIMITED: set[str] = set()
+
+
+def limit_guesses(view: Any) -> Any:
+    GUESS_LIMITED.add(view.__name__)
+    return limiter.limit(room_guess_limit, deduct_when=_guess_failed)(view)
+
+
+@limiter.request_filter
+def _not_guess_limited() -> bool:
+    """Skip Flask-Limiter's per-request work (finding the limits that apply) on the routes
+    that have none: every poll and every choice. There are no default limits."""
+    endpoint = request.endpoint or ""
+    return endpoint.rsplit(".", 1)[-1] not in GUESS_LIMITED
+
+
+class CachedSerializerSessions(SecureCookieSessionInterface):
+    """Flask's cookie sessions, building the signing serializer once per secret instead of
+    on every request (the same cookies, the same checks)."""
+
+    def get_signing_serializer(self, app: Flask) -> Any:
+        key = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
+        cached = app.extensions.get("wolfvillage_session_serializer")
+        if cached is None or cached[0] != key:
+            cached = (key, super().get_signing_serializer(app))
+            app.extensions["wolfvillage_session_serializer"] = cached
+        return cached[1]
+
+
 # ---------------------------------------------------------------------- pages
 
 
@@ -121,7 +152,7 @@ def join_page(code: str) -> Response:
 
 
 @pages.post("/join")
-@limiter.limit(room_guess_limit, deduct_when=_guess_failed)
+@limit_guesses
 def join_form() -> Response:
     lang = pick_language(request.form.get("lang"), request.headers.get("Accept-Language"))
     try:
@@ -282,7 +313,7 @@ QR_FORMATS = {"svg": ("image/svg+xml", 6), "png": ("image/png", 8)}
 
 
 @pages.get("/qr/<code>.<kind>")
-@limiter.limit(room_guess_limit, deduct_when=_guess_failed)
+@limit_guesses
 def qr_code(code: str, kind: str) -> Response:
     """The join address as a QR code: SVG for the pages, PNG for an Echo Show's screen
     (APL shows no SVG)."""
@@ -339,7 +370,7 @@ def api_create_room() -> Response:
 
 
 @api.post("/rooms/<code>/join")
-@limiter.limit(room_guess_limit, deduct_when=_guess_failed)
+@limit_guesses
 def api_join(code: str) -> Response:
     data = json_body()
     token = relay().join(code, data.get("name"), str(data.get("lang", "en")))
@@ -401,17 +432,30 @@ def secret_key() -> str:
 
     path = Path(user_data_dir("wolfvillage")) / "secret.key"
     if not path.exists():
+        # several server processes may start at once: each writes its own candidate and
+        # links it into place; os.link fails if the file exists, so exactly one secret wins
+        # and nobody reads a half-written file
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_urlsafe(32))
-        path.chmod(0o600)
+        candidate = path.with_name(f"secret.key.{os.getpid()}.{secrets.token_hex(4)}")
+        candidate.write_text(secrets.token_urlsafe(32))
+        candidate.chmod(0o600)
+        try:
+            os.link(candidate, path)
+        except FileExistsError:
+            pass
+        finally:
+            candidate.unlink()
     return path.read_text().strip()
 
 
 def init_app(app: Flask, relay_obj: Relay) -> None:
     """Mount the relay's pages and API on an app (the Alexa endpoint shares the app)."""
     app.extensions["wolfvillage_relay"] = relay_obj
-    app.config.setdefault("SECRET_KEY", secret_key())
+    if not app.config.get("SECRET_KEY"):
+        # Flask's own config already holds SECRET_KEY = None, so setdefault would never set it
+        app.config["SECRET_KEY"] = secret_key()
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)
+    app.session_interface = CachedSerializerSessions()
     csrf.init_app(app)
     csrf.exempt(api)
     limiter.init_app(app)
