@@ -67,7 +67,10 @@ class PocketSphinxRecognizer:
     # better (natural log, per second of the name) the heard name scores than the best
     # path naming anybody else, and fit says how close the grammar's path comes to a free
     # phone loop (speech that is not in the grammar, or noise, scores far below it)
-    SCALE = 0.0007  # kept for compatibility: per-frame log-likelihood scale of the fit
+    SCALE = 0.0007  # unused since the fit is computed in natural logs (kept for callers)
+    FIT0, FIT_WIDTH = -5.0, 1.5  # log units (base 1.0001) per 10 ms frame, grammar path - phone loop
+    MARGIN0, MARGIN_WIDTH = 100.0, 40.0  # log units, heard reading - best other player
+    NBEST = 60
 
     def __init__(self, model_dir: str | None = None):
         from pocketsphinx import Config, Decoder, get_model_path
@@ -115,6 +118,7 @@ class PocketSphinxRecognizer:
         self._search(grammar)
 
     def _decode(self, search: str, pcm: bytes) -> tuple[str | None, int, int]:
+        pcm = with_noise_floor(pcm)
         d = self.decoder
         d.activate_search(search)
         d.start_utt()
@@ -129,13 +133,75 @@ class PocketSphinxRecognizer:
     def recognize(self, pcm: bytes, grammar: Grammar) -> Recognized | None:
         if not pcm:
             return None
-        text, score, frames = self._decode(self._search(grammar), pcm)
+        search = self._search(grammar)
+        text, score, frames = self._decode(search, pcm)
         if not text:
             return None
+        best = self._log(score)
+        rival = self._rival(text, best, self._searches[search][1])
         _, loop, _ = self._decode("phones", pcm)
-        per_frame = (score - loop) / max(frames, 1)
-        confidence = max(0.0, min(1.0, math.exp(per_frame * self.SCALE)))
-        return Recognized(text, confidence)
+        fit = (best - self._log(loop)) / max(frames, 1)
+        margin = best - rival if rival is not None else math.inf
+        return Recognized(text, self.confidence(fit, margin))
+
+    def confidence(self, fit: float, margin: float) -> float:
+        """0.5 where right and wrong answers were equally likely in bench/voice_accuracy.py:
+        a path much worse than the free phone loop per frame (FIT0), or another player
+        almost as likely as the heard one (MARGIN0), means ask again."""
+        sure_fit = 1.0 / (1.0 + math.exp(-(fit - self.FIT0) / self.FIT_WIDTH))
+        sure_margin = 1.0 if margin == math.inf else 1.0 / (
+            1.0 + math.exp(-(margin - self.MARGIN0) / self.MARGIN_WIDTH))
+        # both have to hold; scaled so that either one alone at its threshold gives 0.5
+        return max(0.0, min(1.0, min(sure_fit, sure_margin)))
+
+    def _log(self, probability: float) -> float:
+        """pocketsphinx returns path scores as probabilities (logmath exp); back to the
+        decoder's own log units (base 1.0001), in which FIT0 and MARGIN0 are set."""
+        return float(self.decoder.get_logmath().log(probability)) if probability > 0 else -1e12
+
+    def _rival(self, text: str, best: float, players: frozenset[str]) -> float | None:
+        """The score of the best other reading in the lattice that names someone else
+        (or nobody), from the n-best list of the same search: no second decode."""
+        mine = _player_in(text, players)
+        for count, hyp in enumerate(self.decoder.nbest()):
+            if count >= self.NBEST:
+                break
+            if hyp is None or not hyp.hypstr:
+                continue
+            if _player_in(hyp.hypstr, players) != mine:
+                return self._log(hyp.best_score)
+        return None
+
+
+def _player_in(text: str, players: frozenset[str]) -> str:
+    padded = f" {text} "
+    for form in sorted(players, key=len, reverse=True):
+        if f" {form} " in padded:
+            return form
+    return ""
+
+
+NOISE_FLOOR = 40.0  # RMS of the added noise, about -58 dBFS
+
+
+@cache
+def _floor_noise(samples: int) -> bytes:
+    import numpy as np
+
+    rng = np.random.default_rng(12345)
+    return rng.normal(0.0, NOISE_FLOOR, samples).astype(np.float32).tobytes()
+
+
+def with_noise_floor(pcm: bytes) -> bytes:
+    """A faint, fixed noise under the audio. Digital silence (a gated microphone, a file,
+    synthetic speech) breaks PocketSphinx's noise estimate and its cepstral mean: the
+    model then hears silence where words are. A real room always has this much noise."""
+    import numpy as np
+
+    samples = np.frombuffer(pcm, dtype=np.int16)
+    size = 1 << max(14, (len(samples) - 1).bit_length())
+    noise = np.frombuffer(_floor_noise(size), dtype=np.float32)[: len(samples)]
+    return np.clip(samples + noise, -32768, 32767).astype(np.int16).tobytes()
 
 
 def factored_jsgf(grammar: Grammar) -> tuple[str, frozenset[str]]:
@@ -175,7 +241,9 @@ class VoskRecognizer:
         self.model = vosk.Model(model_dir)
 
     def missing_words(self, words: list[str]) -> list[str]:
-        return [w for w in words if self.model.find_word(w.lower()) < 0]
+        # vosk 0.3.45 names it vosk_model_find_word (find_word in later releases)
+        find = getattr(self.model, "find_word", None) or self.model.vosk_model_find_word
+        return [w for w in words if find(w.lower()) < 0]
 
     def recognize(self, pcm: bytes, grammar: Grammar) -> Recognized | None:
         import vosk

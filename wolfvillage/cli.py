@@ -38,7 +38,7 @@ def _console(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from phones.serve import run
+    from wolfvillage.serve import run
 
     return run(args)
 
@@ -58,7 +58,11 @@ def _hear(args: argparse.Namespace) -> int:
         print(f"wolfvillage hear: {args.file} is not a WAV file: {problem}", file=sys.stderr)
         return 1
     names = [n.strip() for n in args.names.split(",") if n.strip()]
-    recognizer = make_recognizer(args.recognizer, args.model)
+    try:
+        recognizer = make_recognizer(args.recognizer, args.model)
+    except (ValueError, OSError) as problem:
+        print(f"wolfvillage hear: {problem}", file=sys.stderr)
+        return 1
     hearing = understand_audio(audio, recognizer, args.lang, names, EXPECT[args.expect])
     json.dump(hearing.to_json(), sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
@@ -68,11 +72,15 @@ def _hear(args: argparse.Namespace) -> int:
 def _say(args: argparse.Namespace) -> int:
     from local_voice.voices import PiperVoiceEngine, voice_for
 
-    voice = PiperVoiceEngine(args.voice, args.voice + ".json") if args.voice else voice_for(
-        args.lang)
-    audio = voice.synthesize(args.text)
-    with open(args.output, "wb") as handle:
-        handle.write(audio.to_wav())
+    try:
+        voice = PiperVoiceEngine(args.voice, args.voice + ".json") if args.voice else (
+            voice_for(args.lang))
+        audio = voice.synthesize(args.text)
+        with open(args.output, "wb") as handle:
+            handle.write(audio.to_wav())
+    except OSError as problem:
+        print(f"wolfvillage say: {problem}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -96,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_arguments(console)
     console.set_defaults(run=_console)
 
-    from phones.serve import add_arguments as serve_arguments
+    from wolfvillage.serve import add_arguments as serve_arguments
 
     serve = verbs.add_parser("serve", help="serve the phone relay (and the Alexa endpoint)")
     serve_arguments(serve)

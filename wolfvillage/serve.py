@@ -1,0 +1,137 @@
+"""`wolfvillage serve`: the phone relay and, beside it, the Alexa endpoint, in one web app.
+
+This module composes the two adapters (phones/ may not import skill/, so the composition
+lives here) and runs them:
+
+- one worker process (the default on a machine with fewer than two cores, or `--workers 1`):
+  waitress, as before;
+- several worker processes (`--workers N`, the default `min(2, cpu_count)`): granian, a Rust
+  HTTP server with a WSGI interface, each worker building its own app over the same store
+  (`make_app`, a factory that reads its settings from the environment). The relay is correct
+  across processes: every use of a cached table revalidates it against the store, and a fresh
+  link is claimed with the store's compare-and-set.
+
+One thing is per process: Flask-Limiter's `memory://` counts room-code guesses in each worker,
+so N workers allow N times the guesses (20 a minute each by default).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from typing import Any
+
+from phones.serve import lan_address
+
+# what the worker processes read (the factory has no arguments)
+ENV_SETTINGS = "WOLFVILLAGE_SERVE_SETTINGS"
+
+
+def default_workers() -> int:
+    """Two processes on a machine with two cores or more (the relay's bottleneck is the GIL,
+    and the second core is otherwise idle); one on a single core, where a second process
+    would only add switching."""
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def build_app(store_url: str | None, alexa: bool = True, verify_alexa: bool = True,
+              public_url: str | None = None, **config: Any) -> Any:
+    """The relay's app; with `alexa`, the skill's POST /alexa beside it, over the same store.
+
+    The skill is imported lazily, so that serving the relay alone never needs it.
+    """
+    from phones.serve import build_relay_app
+
+    app = build_relay_app(store_url, **config)
+    if alexa:
+        from skill.builder import build_skill_builder
+        from skill.web import init_alexa
+
+        relay = app.extensions["wolfvillage_relay"]
+        skill = build_skill_builder(relay=relay, public_url=public_url).create()
+        init_alexa(app, skill, verify=verify_alexa)
+    return app
+
+
+def make_app() -> Any:
+    """The app of one worker process, from the settings `run` left in the environment."""
+    settings = json.loads(os.environ.get(ENV_SETTINGS) or "{}")
+    return build_app(settings.get("store"), alexa=settings.get("alexa", True),
+                     verify_alexa=settings.get("verify_alexa", True),
+                     public_url=settings.get("public_url"))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="0.0.0.0", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8080)
+    parser.add_argument("--store", default=None, help="sqlite:///path.db or dynamodb://TABLE")
+    parser.add_argument("--workers", type=int, default=default_workers(),
+                        help="server processes (default: %(default)s, i.e. min(2, cores)); "
+                        "1 serves with waitress, more with granian")
+    parser.add_argument("--threads", type=int, default=16,
+                        help="request threads per process (default: %(default)s)")
+    parser.add_argument("--connections", type=int, default=4000,
+                        help="open connections kept at once (every phone keeps one)")
+    parser.add_argument("--public-url", default=None,
+                        help="the address phones use (default: this machine's, or "
+                        "WOLFVILLAGE_PUBLIC_URL)")
+    parser.add_argument("--no-alexa", action="store_true", help="serve the phone relay only")
+    parser.add_argument("--insecure-skip-alexa-verification", action="store_true",
+                        help="DEVELOPMENT ONLY: accept unsigned Alexa requests")
+
+
+def run(args: argparse.Namespace) -> int:
+    shown = lan_address() if args.host == "0.0.0.0" else args.host
+    public = args.public_url or os.environ.get("WOLFVILLAGE_PUBLIC_URL") or (
+        f"http://{shown}:{args.port}")
+    settings = {"store": args.store, "alexa": not args.no_alexa,
+                "verify_alexa": not args.insecure_skip_alexa_verification,
+                "public_url": public}
+    workers = max(1, args.workers)
+    if workers > 1:
+        _prepare_store(args.store)
+        if not os.environ.get("WOLFVILLAGE_SECRET"):
+            from phones.web import secret_key
+
+            secret_key()  # created once here, so every worker signs forms with the same one
+        print(f"Wolf Village is listening: http://{shown}:{args.port}/ "
+              f"({workers} processes)", flush=True)
+        serve_workers(settings, host=args.host, port=args.port, workers=workers,
+                      threads=args.threads, connections=args.connections)
+        return 0
+    from phones.serve import serve
+
+    app = build_app(args.store, alexa=settings["alexa"], verify_alexa=settings["verify_alexa"],
+                    public_url=public)
+    print(f"Wolf Village is listening: http://{shown}:{args.port}/", flush=True)
+    serve(app, host=args.host, port=args.port, threads=args.threads,
+          connections=args.connections)
+    return 0
+
+
+def _prepare_store(store_url: str | None) -> None:
+    """Open the store once before the workers start: a new SQLite file gets its schema (and
+    WAL mode) here, not from two processes racing to create it."""
+    from store import open_store
+
+    store = open_store(store_url)
+    close = getattr(store, "close", None)
+    if close is not None:
+        close()
+
+
+def serve_workers(settings: dict[str, Any], host: str, port: int, workers: int, threads: int,
+                  connections: int) -> None:
+    """granian: `workers` processes on one listening socket, each with its own app.
+
+    granian's Rust runtime holds the connections (idle keep-alive phones cost no Python
+    time) and hands each request to one of the worker's `threads` Python threads.
+    """
+    from granian import Granian
+    from granian.constants import Interfaces
+
+    os.environ[ENV_SETTINGS] = json.dumps(settings)
+    Granian("wolfvillage.serve:make_app", factory=True, address=host, port=port,
+            interface=Interfaces.WSGI, workers=workers, blocking_threads=threads,
+            backlog=max(1024, connections), log_access=False).serve()
