@@ -26,7 +26,7 @@ overall, the answers by status, and whether each target is met. Exit status 0 on
 three targets are met.
 
 Run: .venv/bin/python bench/phones_load.py [--rooms 100] [--players 12] [--duration 60]
-     [--poll 1.0] [--threads 16] [--workers 1]
+     [--poll 1.0] [--threads 16] [--workers 2]
 """
 
 from __future__ import annotations
@@ -331,8 +331,7 @@ def start_server(args: argparse.Namespace, db: Path, port: int, log: Path
                str(args.threads)]
     if not args.alexa:
         command.append("--no-alexa")  # the relay is what is measured
-    if args.workers != 1:
-        command += ["--workers", str(args.workers)]
+    command += ["--workers", str(args.workers)]
     env = dict(os.environ, WOLFVILLAGE_SECRET="bench-secret", PYTHONUNBUFFERED="1")
     with log.open("wb") as out:
         server = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env,
@@ -454,7 +453,8 @@ def main() -> int:
     parser.add_argument("--one-game", action="store_true",
                         help="each room plays one game (the run ends when all are over)")
     parser.add_argument("--threads", type=int, default=16, help="server threads")
-    parser.add_argument("--workers", type=int, default=1, help="server processes")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="server processes (1: waitress; more: granian)")
     parser.add_argument("--alexa", action="store_true",
                         help="mount the Alexa endpoint too (off: `serve --no-alexa`)")
     parser.add_argument("--profile", metavar="FILE",

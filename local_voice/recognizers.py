@@ -67,8 +67,9 @@ class PocketSphinxRecognizer:
     # better (natural log, per second of the name) the heard name scores than the best
     # path naming anybody else, and fit says how close the grammar's path comes to a free
     # phone loop (speech that is not in the grammar, or noise, scores far below it)
-    SCALE = 0.0007  # unused since the fit is computed in natural logs (kept for callers)
-    FIT0, FIT_WIDTH = -5.0, 1.5  # log units (base 1.0001) per 10 ms frame, grammar path - phone loop
+    SCALE = 0.0007  # no longer used (kept for callers)
+    # fit: log units (base 1.0001) per 10 ms frame, grammar path - phone loop
+    FIT0, FIT_WIDTH = -5.0, 1.5
     MARGIN0, MARGIN_WIDTH = 100.0, 40.0  # log units, heard reading - best other player
     NBEST = 60
 

@@ -1,0 +1,71 @@
+"""Peak memory of `wolfvillage box` with the default configuration.
+
+    .venv/bin/python bench/box_memory.py
+
+This machine has no audio device (the box itself would fall back to the console), so a
+fresh subprocess builds what `local_voice.main.serve_box` builds, without the audio
+devices: the store, the phone relay (Flask app), a room and its game, the Piper voice
+(through the disk cache), PocketSphinx with the vote grammar of a 20-player table, then
+hears one vote and says one line. It reports its peak RSS (ru_maxrss).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGET_MB = 250
+
+CHILD = r"""
+import resource, sys, tempfile
+from pathlib import Path
+sys.path.insert(0, {root!r})
+from local_voice.config import BoxConfig
+from local_voice.box import make_voice
+from local_voice.grammar import build_grammar
+from local_voice.hearing import EXPECT, understand_audio
+from local_voice.recognizers import make_recognizer
+from phones.web import create_app
+from store import open_store
+
+tmp = Path({tmp!r})
+config = BoxConfig()
+store = open_store("sqlite:///" + str(tmp / "box.db"))
+app = create_app(store, CALL_PAUSE=config.call_pause)
+relay = app.extensions["wolfvillage_relay"]
+code, _ = relay.create_room(config.language)
+game_id = store.lookup(f"room:{{code}}")
+session = relay.session(game_id)
+voice = make_voice(config.language, config.piper, tmp / "voice")
+recognizer = make_recognizer(config.engine, config.model or None)
+names = ["Tamsin", "Siobhan", "Xochitl", "Ignatius", "Aoife", "Niamh", "Saoirse", "Tadhg",
+         "Oisin", "Eilidh", "Sam", "Ben", "Anna", "Mark", "Lucy", "Grace", "Oliver", "Henry",
+         "Emma", "Jack"]
+audio = voice.synthesize("I vote for Siobhan", cache_it=False)
+heard = understand_audio(audio, recognizer, "en", names, EXPECT["vote"])
+voice.synthesize("Did you say Siobhan?", cache_it=False)
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(f"{{peak:.0f}} {{heard.text!r}}")
+"""
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run([sys.executable, "-c", CHILD.format(root=str(ROOT), tmp=tmp)],
+                             capture_output=True, text=True, cwd=ROOT)
+    if out.returncode != 0:
+        print(out.stderr[-2000:])
+        return 1
+    peak, heard = out.stdout.strip().split(" ", 1)
+    peak_mb = float(peak)
+    print(f"box components (relay, game, Piper, PocketSphinx; heard {heard}): "
+          f"peak RSS {peak_mb:.0f} MB (target <= {TARGET_MB} MB: "
+          f"{'met' if peak_mb <= TARGET_MB else 'NOT met'})")
+    return 0 if peak_mb <= TARGET_MB else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
