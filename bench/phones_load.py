@@ -26,7 +26,7 @@ overall, the answers by status, and whether each target is met. Exit status 0 on
 three targets are met.
 
 Run: .venv/bin/python bench/phones_load.py [--rooms 100] [--players 12] [--duration 60]
-     [--poll 1.0] [--threads 16] [--workers 2]
+     [--poll 1.0] [--threads N] [--workers 2]
 """
 
 from __future__ import annotations
@@ -327,8 +327,9 @@ def free_port() -> int:
 def start_server(args: argparse.Namespace, db: Path, port: int, log: Path
                  ) -> subprocess.Popen[bytes]:
     command = [str(ROOT / ".venv" / "bin" / "wolfvillage"), "serve", "--host", "127.0.0.1",
-               "--port", str(port), "--store", f"sqlite:///{db}", "--threads",
-               str(args.threads)]
+               "--port", str(port), "--store", f"sqlite:///{db}"]
+    if args.threads:
+        command += ["--threads", str(args.threads)]
     if not args.alexa:
         command.append("--no-alexa")  # the relay is what is measured
     command += ["--workers", str(args.workers)]
@@ -392,7 +393,7 @@ def report(args: argparse.Namespace, load: Load, taps: Counter[str], cpu: dict[s
     sustained = sum(steady) / len(steady) if steady else total / max(elapsed, 1e-9)
     print(f"\nWolf Village phone relay under load: {args.rooms} rooms x {args.players} players,"
           f" {args.duration:.0f} s, phones poll every {args.poll:g} s,"
-          f" server: {args.workers} process(es) x {args.threads} threads")
+          f" server: {args.workers} process(es) x {args.threads or 'default'} threads")
     print(f"requests: {total} in {elapsed:.1f} s = {total / max(elapsed, 1e-9):.0f}/s overall;"
           f" sustained (seconds 5..{int(args.duration) - 1}): {sustained:.0f}/s"
           + (f", slowest second {min(steady)}/s, fastest {max(steady)}/s" if steady else ""))
@@ -452,7 +453,8 @@ def main() -> int:
     parser.add_argument("--host-poll", type=float, default=1.0)
     parser.add_argument("--one-game", action="store_true",
                         help="each room plays one game (the run ends when all are over)")
-    parser.add_argument("--threads", type=int, default=16, help="server threads")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="server threads per process (default: the server's own)")
     parser.add_argument("--workers", type=int, default=2,
                         help="server processes (1: waitress; more: granian)")
     parser.add_argument("--alexa", action="store_true",

@@ -1,17 +1,24 @@
-"""From the end of speech to the first sample of the narrator's answer, on this machine.
+"""From the end of speech to the first sample of the narrator's answer, at a real day vote.
 
     .venv/bin/python bench/voice_latency.py [--runs 3]
 
-Counts the processing only (not the VAD's trailing silence): recognition of the utterance
-under the vote grammar (compiled in advance, as the box can do while it speaks the
-question), matching, the narrator handling the answer, and the first sentence of the reply
-(a name line synthesised by Piper: the worst case; a fixed line comes from the disk cache).
-Utterances: votes for names in and out of the dictionary, said by an espeak-ng voice.
+A 20-player game on the real relay and store is played to its first day vote (the night's
+choices through the phones, the debate skipped). The box's mouth has synthesised, in the
+background at game start, every line with a name it may say next (VoiceMouth.prepare).
+Then each utterance (votes for names in and out of the dictionary, "nobody", "skip", said
+by an espeak-ng voice) goes through the box's streaming path: 30 ms frames into the VAD,
+which feeds the recogniser as it lets frames through (`understand_frames`), exactly as the
+microphone does. Counted, after the VAD declares the end of speech (its trailing silence
+itself is not processing): the last frame, the end of the search, confidence, matching,
+the narrator handling the answer the way `Box.answer` does (or "Did you say X?" when the
+confidence is low), and getting the first sentence of the reply as audio. Also printed:
+how fast the decoding during speech runs (it has to keep up with real time).
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import subprocess
 import sys
@@ -21,14 +28,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from local_voice.box import make_voice
+from local_voice.box import VoiceMouth, make_voice
 from local_voice.grammar import build_grammar
-from local_voice.hearing import EXPECT, understand_audio
-from local_voice.recognizers import make_recognizer
+from local_voice.hearing import EXPECT, FRAME_BYTES, Listening, Segmenter
+from local_voice.recognizers import SAMPLE_RATE, make_recognizer
 from local_voice.voices import Audio
-from narrator import Heard, Host
-from narrator.narrator import Narrator
+from narrator import Heard, Say, Wait
+from phones.relay import Relay, handle
 from speech import line
+from store import open_store
 
 NAMES = ["Tamsin", "Siobhan", "Xochitl", "Ignatius", "Aoife", "Niamh", "Saoirse", "Tadhg",
          "Oisin", "Eilidh", "Sam", "Ben", "Anna", "Mark", "Lucy", "Grace", "Oliver", "Henry",
@@ -36,59 +44,134 @@ NAMES = ["Tamsin", "Siobhan", "Xochitl", "Ignatius", "Aoife", "Niamh", "Saoirse"
 PHRASES = ["I vote for Tamsin", "Siobhan", "my vote goes to Oliver", "nobody", "skip",
            "I vote for Ignatius", "Jack"]
 TARGET_MS = 150
+CONFIDENCE = 0.5
 
 
 def espeak(text: str) -> Audio:
     wav = subprocess.run(["espeak-ng", "-v", "en-us+m7", "--stdout", text],
                          capture_output=True, check=True).stdout
-    return Audio.from_wav(wav)
+    audio = Audio.from_wav(wav).resampled(SAMPLE_RATE)
+    pad = Audio.silence(0.3).samples
+    return Audio(__import__("numpy").concatenate([pad, audio.samples, pad, pad, pad]),
+                 SAMPLE_RATE)
+
+
+def day_vote(tmp: Path) -> tuple[Relay, str]:
+    """A 20-player table at its first day vote (roll call)."""
+    store = open_store(f"sqlite:///{tmp / f'games-{time.monotonic_ns()}.db'}")
+    relay = Relay(store, call_pause=0.5)
+    code, _ = relay.create_room("en")
+    game_id = store.lookup(f"room:{code}")
+    links = {name: relay.join(code, name) for name in NAMES}
+    handle(relay, game_id, Heard("StartGameIntent"))
+    handle(relay, game_id, Heard("ReadyIntent"))
+    rng = random.Random(3)
+    for _ in range(80):
+        narrator = relay.session(game_id).narrator
+        if narrator.phase != "night":
+            break
+        waiting = [p for c in narrator.current_prompt() if isinstance(c, Wait) for p in c.players]
+        for player in waiting:
+            view = relay.player_view(links[player], f"device-{player}")
+            turn = view.get("turn")
+            if turn and turn["targets"]:
+                relay.choose(links[player], f"device-{player}", turn["verb"],
+                             rng.choice(turn["targets"]))
+    handle(relay, game_id, Heard("SkipClockIntent"))
+    assert relay.session(game_id).narrator.phase == "vote"
+    return relay, game_id
+
+
+def _listener(current: list[Listening], recognizer: object, intents: tuple | None):  # type: ignore[no-untyped-def]
+    """What the microphone does: a Listening at the start of speech, fed every frame."""
+
+    def listener(chunk: bytes) -> None:
+        if not current:
+            current.append(Listening(recognizer, "en", NAMES, intents))  # type: ignore[arg-type]
+        current[0].feed(chunk)
+
+    return listener
+
+
+def first_sentence(cues: list) -> str:
+    for cue in cues:
+        if isinstance(cue, Say):
+            return line("en", cue.key, cue.params)
+    return ""
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="wolfvillage-lat-"))
     recognizer = make_recognizer("pocketsphinx")
-    voice = make_voice("en", {}, Path(tempfile.mkdtemp(prefix="wolfvillage-lat-")))
-    voice.synthesize("Warm up.", cache_it=False)
+    voice = make_voice("en", {}, tmp / "voice")
+    mouth = VoiceMouth(voice, lambda audio: None, names=lambda: list(NAMES))
     t = time.perf_counter()
-    grammar = build_grammar("en", EXPECT["vote"], NAMES)
+    mouth.prepare(NAMES, wait=True)
+    prepare_s = time.perf_counter() - t
+    relay, game_id = day_vote(tmp)
+    t = time.perf_counter()
     prepare = getattr(recognizer, "prepare", None)
     if prepare:
-        prepare(grammar)
+        prepare(build_grammar("en", EXPECT["vote"], NAMES))
     compile_ms = 1000 * (time.perf_counter() - t)
-    narrator = Narrator("en")
-    for name in NAMES:
-        narrator.handle(Host("join", name))
-    clips = [(text, espeak(text)) for text in PHRASES]
+    clips = [(text, espeak(text).samples.tobytes()) for text in PHRASES]
     rows: list[tuple[float, float, float, float]] = []
+    during: list[float] = []  # processing per second of audio while the person speaks
+    firsts: list[str] = []
     for _ in range(args.runs):
-        for _text, audio in clips:
-            t0 = time.perf_counter()
-            heard = understand_audio(audio, recognizer, "en", NAMES, EXPECT["vote"])
+        for _text, pcm in clips:
+            narrator = relay.session(game_id).narrator
+            if narrator.phase != "vote":
+                relay, game_id = day_vote(tmp)
+                narrator = relay.session(game_id).narrator
+            listen = narrator.listening()
+            segmenter = Segmenter()
+            current: list[Listening] = []
+            segmenter.listener = _listener(current, recognizer, listen.intents)
+            busy = 0.0
+            frames = [pcm[k : k + FRAME_BYTES]
+                      for k in range(0, len(pcm) - FRAME_BYTES + 1, FRAME_BYTES)]
+            for n, frame in enumerate(frames):
+                t0 = time.perf_counter()
+                ended = segmenter.feed(frame)
+                if ended or n == len(frames) - 1:
+                    if not ended:
+                        segmenter.flush()
+                    heard = current[0].finish()
+                    break
+                busy += time.perf_counter() - t0
             t1 = time.perf_counter()
-            reply = narrator.handle(Heard(heard.intent or "AMAZON.FallbackIntent",
-                                          heard.slots))
-            first = line("en", "did_you_say", {"name": heard.player or "nobody"})
+            during.append(busy / (len(pcm) / 2 / SAMPLE_RATE))
+            if heard.intent is None:
+                cues = handle(relay, game_id, Heard("AMAZON.FallbackIntent")).cues
+            elif heard.confidence < CONFIDENCE:
+                cues = [Say("did_you_say", {"name": heard.player or heard.text})]
+            else:
+                reply = handle(relay, game_id, Heard(heard.intent, heard.slots, listen.player))
+                cues = reply.cues
+            text = first_sentence(cues)
             t2 = time.perf_counter()
-            audio_out = voice.synthesize(first, cache_it=False)
+            audio_out = mouth._render(text, 0.0, NAMES)[0] if text else None
             t3 = time.perf_counter()
-            assert audio_out.seconds() > 0 and reply is not None
+            assert audio_out is None or audio_out.seconds() > 0
+            firsts.append(text)
             rows.append((1000 * (t1 - t0), 1000 * (t2 - t1), 1000 * (t3 - t2),
                          1000 * (t3 - t0)))
-    cached = voice.synthesize("Time to vote.")
-    t = time.perf_counter()
-    voice.synthesize("Time to vote.")
-    cached_ms = 1000 * (time.perf_counter() - t)
-    assert cached.seconds() > 0
     hear = [r[0] for r in rows]
     total = [r[3] for r in rows]
+    print(f"name lines synthesised in the background at game start: {prepare_s:.1f} s "
+          f"({len(NAMES)} names)")
     print(f"grammar compiled once per (intents, names): {compile_ms:.0f} ms")
-    print(f"recognition + matching: median {statistics.median(hear):.0f} ms, "
+    print(f"decoding during speech: {100 * statistics.median(during):.0f} % of real time "
+          f"(max {100 * max(during):.0f} %)")
+    print(f"end of search + confidence + matching: median {statistics.median(hear):.0f} ms, "
           f"max {max(hear):.0f} ms")
     print(f"narrator: median {statistics.median(r[1] for r in rows):.1f} ms")
-    print(f"first sentence (Piper, a name line): median "
-          f"{statistics.median(r[2] for r in rows):.0f} ms; a cached line: {cached_ms:.1f} ms")
+    print(f"first sentence as audio: median {statistics.median(r[2] for r in rows):.1f} ms, "
+          f"max {max(r[2] for r in rows):.0f} ms; e.g. {sorted(set(firsts))[:4]}")
     p90 = sorted(total)[int(0.9 * (len(total) - 1))]
     print(f"end of speech -> first sample: median {statistics.median(total):.0f} ms, "
           f"p90 {p90:.0f} ms, max {max(total):.0f} ms "

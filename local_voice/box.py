@@ -9,12 +9,13 @@ phones, spoken answers and a restart all go through one path.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from local_voice.hearing import Hearing, understand_audio
+from local_voice.hearing import Hearing, Listening, understand_audio
 from local_voice.recognizers import Recognizer
 from local_voice.voices import Audio, CachedVoice, Voice
 from narrator import Clock, Heard, Listen, Pause, Say, Tick
@@ -25,10 +26,23 @@ from speech import line
 LOBBY_LISTEN = Listen((*LOBBY_INTENTS, *ALWAYS), None, timeout=4.0)
 TICK_EVERY = 10.0
 YES_NO = ("AMAZON.YesIntent", "AMAZON.NoIntent")
+# the lines with a player's name the narrator may say right after hearing an answer:
+# synthesised for every name when the game starts, so they come from the disk cache
+NAME_LINES = ("did_you_say", "ask_vote", "ask_elect", "death_vote", "death_werewolves",
+              "death_poison", "death_vanished", "death_grief", "death_hunter",
+              "sheriff_elected", "badge_passed", "pass_badge", "sheriff_breaks_tie",
+              "player_dead", "vote_undone", "hunter_aims")
 
 
 class Ears(Protocol):
     def utterance(self, listen: Listen, timeout: float) -> Audio | None: ...
+
+
+class StreamingEars(Ears, Protocol):
+    """Ears that feed the recogniser while the person speaks (a microphone)."""
+
+    def hear(self, listen: Listen, timeout: float,
+             listening: Callable[[], Listening]) -> Hearing | None: ...
 
 
 class Mouth(Protocol):
@@ -44,6 +58,32 @@ class VoiceMouth:
     play: Callable[[Audio], None]
     names: Callable[[], list[str]] = lambda: []
     log: list[str] = field(default_factory=list)
+    lang: str = "en"
+    prepared: set[str] = field(default_factory=set)
+    _preparing: threading.Thread | None = field(default=None, repr=False)
+
+    def prepare(self, names: list[str], wait: bool = False) -> None:
+        """Synthesise, in a background thread, every NAME_LINES line for each of `names`
+        not done yet, into the disk cache: the answer to a vote then starts at once."""
+        todo = [n for n in names if n not in self.prepared]
+        if not todo:
+            return
+        self.prepared.update(todo)
+        lang = self.lang
+
+        def work() -> None:
+            for key in NAME_LINES:  # the likeliest next lines first, for every name
+                for name in todo:
+                    try:
+                        text = line(lang, key, {"name": name})
+                    except (KeyError, ValueError):
+                        continue
+                    self.voice.synthesize(text, cache_it=True)
+
+        self._preparing = threading.Thread(target=work, name="voice-prepare", daemon=True)
+        self._preparing.start()
+        if wait:
+            self._preparing.join()
 
     def say(self, sentences: list[tuple[str, float]]) -> None:
         from concurrent.futures import ThreadPoolExecutor
@@ -58,7 +98,8 @@ class VoiceMouth:
 
     def _render(self, text: str, pause: float, names: list[str]) -> tuple[Audio, str]:
         fixed = not any(name in text for name in names)
-        audio = self.voice.synthesize(text, cache_it=fixed) if text else Audio.silence(0)
+        audio = self.voice.synthesize(text, cache_it=fixed or self.voice.has(text)) if text \
+            else Audio.silence(0)
         if pause:
             silence = Audio.silence(pause, audio.rate)
             audio = Audio(__import__("numpy").concatenate([audio.samples, silence.samples]),
@@ -131,15 +172,39 @@ class Box:
             return
         timeout = min(listen.timeout, TICK_EVERY) if narrator.phase == "debate" else (
             listen.timeout)
-        audio = self.ears.utterance(listen, timeout)
-        if audio is None:
-            return
-        self.answer(self.hear(audio, listen))
+        hearing = self.listen(listen, timeout)
+        if hearing is not None:
+            self.answer(hearing)
+
+    def _names(self) -> list[str]:
+        narrator = self.session().narrator
+        return list(narrator.game.players if narrator.game else [])
+
+    def listen(self, listen: Listen, timeout: float) -> Hearing | None:
+        """The next answer, understood while it is spoken when the ears can stream."""
+        names = self._names()
+        prepare = getattr(self.mouth, "prepare", None)
+        if prepare and names:
+            prepare(names)  # once per name, in the background
+        hear = getattr(self.ears, "hear", None)
+        if hear is None:
+            audio = self.ears.utterance(listen, timeout)
+            return None if audio is None else self.hear(audio, listen)
+        # the grammar is built and its search compiled before anyone speaks
+        ready = [Listening(self.recognizer, self.lang, names, listen.intents)]
+
+        def listening() -> Listening:
+            return ready.pop() if ready else Listening(self.recognizer, self.lang, names,
+                                                       listen.intents)
+
+        hearing = hear(listen, timeout, listening)
+        if hearing is not None:
+            self.heard.append(hearing)
+        return hearing
 
     def hear(self, audio: Audio, listen: Listen) -> Hearing:
-        narrator = self.session().narrator
-        names = list(narrator.game.players if narrator.game else [])
-        hearing = understand_audio(audio, self.recognizer, self.lang, names, listen.intents)
+        hearing = understand_audio(audio, self.recognizer, self.lang, self._names(),
+                                   listen.intents)
         self.heard.append(hearing)
         return hearing
 
@@ -161,11 +226,8 @@ class Box:
         """"Did you say Sam?" — only a clear yes counts the answer."""
         said = hearing.player or hearing.text
         self.mouth.say([(line(self.lang, "did_you_say", {"name": said}), 0.0)])
-        audio = self.ears.utterance(Listen(YES_NO), 6.0)
-        if audio is None:
-            return False
-        yes = self.hear(audio, Listen(YES_NO))
-        return yes.intent == "AMAZON.YesIntent"
+        yes = self.listen(Listen(YES_NO), 6.0)
+        return yes is not None and yes.intent == "AMAZON.YesIntent"
 
     def run(self, until: Callable[[], bool]) -> None:
         while not until():

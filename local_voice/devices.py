@@ -9,11 +9,12 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
-from local_voice.hearing import FRAME_BYTES, Segmenter
+from local_voice.hearing import FRAME_BYTES, Hearing, Listening, Segmenter
 from local_voice.recognizers import SAMPLE_RATE
 from local_voice.voices import Audio
 
@@ -83,11 +84,11 @@ class Microphone:
         if not self.speaker.busy():
             self.frames.put(bytes(data))
 
-    def utterance(self, timeout: float) -> Audio | None:
-        """The next thing said within `timeout` seconds, or None."""
+    def _frames(self, timeout: float) -> Iterator[bytes]:
+        """30 ms frames from the microphone for `timeout` seconds (or until the caller
+        stops asking)."""
         import sounddevice as sd
 
-        segmenter = Segmenter(trailing=self.trailing)
         pending = b""
         deadline = time.monotonic() + timeout
         with sd.RawInputStream(samplerate=SAMPLE_RATE, channels=1, dtype="int16",
@@ -100,7 +101,30 @@ class Microphone:
                     continue
                 while len(pending) >= FRAME_BYTES:
                     frame, pending = pending[:FRAME_BYTES], pending[FRAME_BYTES:]
-                    speech = segmenter.feed(frame)
-                    if speech:
-                        return Audio(np.frombuffer(speech, dtype=np.int16), SAMPLE_RATE)
+                    yield frame
+
+    def utterance(self, timeout: float) -> Audio | None:
+        """The next thing said within `timeout` seconds, or None."""
+        segmenter = Segmenter(trailing=self.trailing)
+        for frame in self._frames(timeout):
+            speech = segmenter.feed(frame)
+            if speech:
+                return Audio(np.frombuffer(speech, dtype=np.int16), SAMPLE_RATE)
+        return None
+
+    def hear(self, timeout: float, listening: Callable[[], Listening]) -> Hearing | None:
+        """The next thing said, understood while it is said: the recogniser is fed each
+        frame the VAD lets through, so at the end of speech only its last step is left."""
+        segmenter = Segmenter(trailing=self.trailing)
+        current: list[Listening] = []
+
+        def listener(pcm: bytes) -> None:
+            if not current:
+                current.append(listening())
+            current[0].feed(pcm)
+
+        segmenter.listener = listener
+        for frame in self._frames(timeout):
+            if segmenter.feed(frame) and current:
+                return current[0].finish()
         return None

@@ -4,8 +4,8 @@ same text matcher as the console (speech.understanding).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import webrtcvad
@@ -43,6 +43,9 @@ class Segmenter:
     start_frames: int = 3
     preroll: int = 10
     max_seconds: float = 10.0
+    # told every piece of audio that joins the current utterance, as it joins (the
+    # pre-roll at the start, then each frame), so a recogniser can decode while it lasts
+    listener: Callable[[bytes], None] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.vad = webrtcvad.Vad(self.aggressiveness)
@@ -58,8 +61,12 @@ class Segmenter:
             if sum(v for _, v in self._window[-10:]) >= self.start_frames:
                 self._speech = [f for f, _ in self._window]
                 self._silent = 0
+                if self.listener:
+                    self.listener(b"".join(self._speech))
             return None
         self._speech.append(frame)
+        if self.listener:
+            self.listener(frame)
         self._silent = 0 if voiced else self._silent + 1
         trailing_frames = max(1, int(self.trailing * 1000 / FRAME_MS))
         if (
@@ -102,6 +109,76 @@ class Hearing:
         }
 
 
+class Listening:
+    """One utterance being understood while it is spoken: audio in as it arrives (`feed`),
+    the Hearing out at the end of speech (`finish`). With a recogniser that can stream
+    (PocketSphinx), the decoding happens during the speech; only the end of the search,
+    the confidence and the matching are left for after it."""
+
+    def __init__(self, recognizer: Recognizer, lang: str, names: list[str],
+                 intents: tuple[str, ...] | None):
+        self.recognizer, self.lang, self.names, self.intents = recognizer, lang, names, intents
+        self.grammar = build_grammar(lang, intents, names)
+        stream = getattr(recognizer, "stream", None)
+        self._stream = stream(self.grammar) if stream else None
+        self._pcm: list[bytes] = []
+        self.size = 0
+
+    def feed(self, pcm: bytes) -> None:
+        self.size += len(pcm)
+        if self._stream is not None:
+            self._stream.feed(pcm)
+        else:
+            self._pcm.append(pcm)
+
+    def finish(self) -> Hearing:
+        if self._stream is not None:
+            heard = self._stream.finish() if self.size else None
+        else:
+            pcm = b"".join(self._pcm)
+            heard = self.recognizer.recognize(pcm, self.grammar) if pcm else None
+        return _meaning(heard, self.lang, self.names, self.intents)
+
+
+def _meaning(heard: Any, lang: str, names: list[str],
+             intents: tuple[str, ...] | None) -> Hearing:
+    if heard is None:
+        return Hearing("", None, {}, None, 0.0)
+    understood = Understanding(lang).understand(heard.text, names, intents)
+    if understood is None:
+        return Hearing(heard.text, None, {}, None, heard.confidence)
+    slots = dict(understood.slots)
+    player = slots.get("player") if understood.intent not in NOBODY else None
+    confidence = heard.confidence * understood.confidence
+    return Hearing(heard.text, understood.intent, slots, player, confidence)
+
+
+def understand_frames(
+    frames: Iterable[bytes],
+    recognizer: Recognizer,
+    lang: str,
+    names: list[str],
+    intents: tuple[str, ...] | None,
+    segmenter: Segmenter | None = None,
+) -> Iterator[Hearing]:
+    """Streaming: 30 ms frames of 16 kHz audio in, one Hearing per utterance out, each
+    decoded while it was spoken (the first is ready as soon as the VAD ends it)."""
+    segmenter = segmenter or Segmenter()
+    current: list[Listening] = []
+
+    def listener(pcm: bytes) -> None:
+        if not current:
+            current.append(Listening(recognizer, lang, names, intents))
+        current[0].feed(pcm)
+
+    segmenter.listener = listener
+    for frame in frames:
+        if segmenter.feed(frame) and current:
+            yield current.pop().finish()
+    if segmenter.flush() and current:
+        yield current.pop().finish()
+
+
 def understand_audio(
     audio: Audio,
     recognizer: Recognizer,
@@ -116,14 +193,5 @@ def understand_audio(
     if not parts:
         return Hearing("", None, {}, None, 0.0)
     speech = max(parts, key=len)
-    grammar = build_grammar(lang, intents, names)
-    heard = recognizer.recognize(speech, grammar)
-    if heard is None:
-        return Hearing("", None, {}, None, 0.0)
-    understood = Understanding(lang).understand(heard.text, names, intents)
-    if understood is None:
-        return Hearing(heard.text, None, {}, None, heard.confidence)
-    slots = dict(understood.slots)
-    player = slots.get("player") if understood.intent not in NOBODY else None
-    confidence = heard.confidence * understood.confidence
-    return Hearing(heard.text, understood.intent, slots, player, confidence)
+    heard = recognizer.recognize(speech, build_grammar(lang, intents, names))
+    return _meaning(heard, lang, names, intents)

@@ -155,7 +155,8 @@ def serve_box(config: BoxConfig, new_room: bool = False) -> int:
     speaker = Speaker(config.output_device)
     voice = make_voice(config.language, config.piper, _cache_dir())
     session = relay.session(game_id)
-    mouth = VoiceMouth(voice, speaker.play, names=lambda: list(session.narrator.config.players))
+    mouth = VoiceMouth(voice, speaker.play, names=lambda: list(session.narrator.config.players),
+                       lang=config.language)
     ears = MicEars(Microphone(speaker, config.input_device, config.trailing_silence))
     recognizer = make_recognizer(config.engine, config.model or None)
     box = Box(relay, game_id, ears, mouth, recognizer, config.language, config.confidence)
@@ -181,3 +182,6 @@ class MicEars:
 
     def utterance(self, listen: Any, timeout: float) -> Any:
         return self.microphone.utterance(timeout)
+
+    def hear(self, listen: Any, timeout: float, listening: Any) -> Any:
+        return self.microphone.hear(timeout, listening)

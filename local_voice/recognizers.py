@@ -2,9 +2,12 @@
 
 - PocketSphinx (default): its PyPI wheel ships an en-US model. The grammar becomes JSGF;
   words missing from the model's dictionary get pronunciations from espeak-ng (bundled with
-  piper-tts) mapped to the model's phones. Confidence compares the grammar's best path
-  with a free phone loop over the same audio: speech that fits the grammar scores close to
-  the phone loop, speech that does not (noise, other words) scores far below it.
+  piper-tts) mapped to the model's phones. The audio can be fed while it is spoken
+  (`stream`): the grammar search and a free phone loop run side by side in two decoders.
+  Confidence: the grammar's best path against the phone loop (speech that does not fit
+  the grammar scores far below it), against the best n-best reading that means something
+  else, the utterance's signal-to-noise ratio (other talkers), and how much of the
+  speech the path had to call silence.
 - Vosk: any language Vosk has a model for (a folder). The grammar becomes a phrase list;
   names missing from the model's vocabulary are reported at set-up and fall back to seat
   numbers and phonetic matching.
@@ -20,7 +23,7 @@ import tempfile
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 from local_voice.grammar import Grammar, name_forms, words_of
 from local_voice.phonetics import pronunciations
@@ -45,33 +48,77 @@ class Recognizer(Protocol):
 # ---------------------------------------------------------------------- PocketSphinx
 
 
+class CmuDict:
+    """The model's pronunciation dictionary, looked up on demand: a binary search over the
+    sorted file (memory-mapped) instead of 135 000 entries in a Python dict (30 MB)."""
+
+    def __init__(self, path: Path):
+        import mmap
+
+        self.path = path
+        with open(path, "rb") as handle:
+            self._data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+
+    def _key_at(self, offset: int) -> tuple[bytes, int]:
+        """The headword of the line that starts at or after `offset`, and where it starts."""
+        data = self._data
+        start = 0 if offset == 0 else data.find(b"\n", offset - 1) + 1
+        if start <= 0 and offset:
+            return b"", len(data)
+        end = data.find(b" ", start)
+        key = data[start:end] if end > start else b""
+        return key.split(b"(")[0], start
+
+    def get(self, word: str) -> list[str]:
+        target = word.lower().encode("utf-8")
+        data = self._data
+        lo, hi = 0, len(data)
+        while lo < hi:  # first line whose headword is >= target
+            mid = (lo + hi) // 2
+            key, start = self._key_at(mid)
+            if start >= len(data) or key >= target:
+                hi = mid
+            else:
+                lo = mid + 1
+        _, start = self._key_at(lo)
+        found: list[str] = []
+        while start < len(data):
+            end = data.find(b"\n", start)
+            end = len(data) if end < 0 else end
+            parts = data[start:end].decode("utf-8").split()
+            if not parts or parts[0].split("(")[0] != word.lower():
+                break
+            found.append(" ".join(parts[1:]))
+            start = end + 1
+        return found
+
+    def __contains__(self, word: str) -> bool:
+        return bool(self.get(word))
+
+
 @cache
-def _cmudict() -> dict[str, list[str]]:
+def _cmudict() -> CmuDict:
     from pocketsphinx import get_model_path
 
-    entries: dict[str, list[str]] = {}
-    path = Path(get_model_path()) / "en-us" / "cmudict-en-us.dict"
-    with open(path, encoding="utf-8") as handle:
-        for row in handle:
-            parts = row.split()
-            if not parts:
-                continue
-            word = parts[0].split("(")[0]
-            entries.setdefault(word, []).append(" ".join(parts[1:]))
-    return entries
+    return CmuDict(Path(get_model_path()) / "en-us" / "cmudict-en-us.dict")
 
 
 class PocketSphinxRecognizer:
     name = "pocketsphinx"
-    # confidence = sigmoid(SLOPE * (margin - MARGIN0)) * fit, where margin is how much
-    # better (natural log, per second of the name) the heard name scores than the best
-    # path naming anybody else, and fit says how close the grammar's path comes to a free
-    # phone loop (speech that is not in the grammar, or noise, scores far below it)
+    # confidence = min(sure_fit, sure_margin): fit says how close the grammar's path comes
+    # to a free phone loop over the same frames (speech that is not in the grammar, or
+    # noise, scores far below it); margin is how much better the heard reading scores
+    # than the best n-best reading that names somebody else (or nobody)
     SCALE = 0.0007  # no longer used (kept for callers)
     # fit: log units (base 1.0001) per 10 ms frame, grammar path - phone loop
     FIT0, FIT_WIDTH = -5.0, 1.5
-    MARGIN0, MARGIN_WIDTH = 100.0, 40.0  # log units, heard reading - best other player
+    MARGIN0, MARGIN_WIDTH = 100.0, 40.0  # log units, heard reading - best other reading
+    SNR0, SNR_WIDTH = 28.0, 2.0  # dB, the utterance's loud frames against its quiet ones
+    UNSAID0, UNSAID_WIDTH = 0.2, 0.04  # share of the speech the path calls silence
     NBEST = 60
+    # settings of the grammar's decoder (PocketSphinx's names); the phone loop gets its own
+    # decoder so that both can follow the audio while the person is still speaking
+    SETTINGS: ClassVar[dict[str, object]] = {"wbeam": 1e-24}
 
     def __init__(self, model_dir: str | None = None):
         from pocketsphinx import Config, Decoder, get_model_path
@@ -84,12 +131,19 @@ class PocketSphinxRecognizer:
         with open(dict_path, "w", encoding="utf-8") as handle:
             handle.write("nobody N OW B AA D IY\n")
         self._dict_words.add("nobody")
-        config = Config(hmm=self._hmm, dict=dict_path, samprate=SAMPLE_RATE,
-                        loglevel="FATAL", bestpath=True)
-        self.decoder = Decoder(config)
+        # lm=None: the Config would otherwise load the 27 MB general language model,
+        # which a grammar never uses
+        common = dict(hmm=self._hmm, dict=dict_path, samprate=SAMPLE_RATE,
+                      loglevel="FATAL", lm=None)
+        # a narrower word beam for the grammar (-wbeam 1e-24, default 7e-29): a smaller
+        # lattice, so the end of the search after the end of speech is 2-3x faster; the
+        # phone loop keeps the default beams: pruning it would make every grammar path
+        # look good against it
+        self.decoder = Decoder(Config(bestpath=True, **common, **self.SETTINGS))
         phone_lm = Path(get_model_path()) / "en-us" / "en-us-phone.lm.bin"
-        self.decoder.add_allphone_file("phones", str(phone_lm))
+        self.loop = Decoder(Config(allphone=str(phone_lm), **common))
         self._searches: dict[str, tuple[str, frozenset[str]]] = {}
+        self.last_features: dict[str, float | None] = {}
 
     def missing_words(self, words: list[str]) -> list[str]:
         cmu = _cmudict()
@@ -97,11 +151,13 @@ class PocketSphinxRecognizer:
 
     def _ensure_words(self, words: set[str]) -> None:
         cmu = _cmudict()
-        for word in sorted(words - self._dict_words):
+        todo = sorted(words - self._dict_words)
+        for n, word in enumerate(todo):
             variants = cmu.get(word) or [" ".join(p) for p in pronunciations(word)]
             for k, phones in enumerate(variants):
+                last = n == len(todo) - 1 and k == len(variants) - 1
                 self.decoder.add_word(word if k == 0 else f"{word}({k + 1})", phones,
-                                      update=(k == len(variants) - 1))
+                                      update=last)
             self._dict_words.add(word)
 
     def _search(self, grammar: Grammar) -> str:
@@ -118,42 +174,33 @@ class PocketSphinxRecognizer:
         """Compile the grammar's search ahead of time (the box does it while it speaks)."""
         self._search(grammar)
 
-    def _decode(self, search: str, pcm: bytes) -> tuple[str | None, int, int]:
-        pcm = with_noise_floor(pcm)
-        d = self.decoder
-        d.activate_search(search)
-        d.start_utt()
-        d.process_raw(pcm, full_utt=True)
-        d.end_utt()
-        hyp = d.hyp()
-        frames = d.n_frames()
-        if hyp is None:
-            return None, 0, frames
-        return hyp.hypstr, hyp.best_score, frames
+    def stream(self, grammar: Grammar) -> Utterance:
+        """Decode while the person speaks: feed audio as it comes, `finish()` at the end."""
+        return Utterance(self, self._search(grammar))
 
     def recognize(self, pcm: bytes, grammar: Grammar) -> Recognized | None:
         if not pcm:
             return None
-        search = self._search(grammar)
-        text, score, frames = self._decode(search, pcm)
-        if not text:
-            return None
-        best = self._log(score)
-        rival = self._rival(text, best, self._searches[search][1])
-        _, loop, _ = self._decode("phones", pcm)
-        fit = (best - self._log(loop)) / max(frames, 1)
-        margin = best - rival if rival is not None else math.inf
-        return Recognized(text, self.confidence(fit, margin))
+        utterance = Utterance(self, self._search(grammar), batch=True)
+        utterance.feed(pcm)
+        return utterance.finish()
 
-    def confidence(self, fit: float, margin: float) -> float:
+    def confidence(self, fit: float, margin: float, name_fit: float | None = None,
+                   snr: float = math.inf, unsaid: float = 0.0) -> float:
         """0.5 where right and wrong answers were equally likely in bench/voice_accuracy.py:
-        a path much worse than the free phone loop per frame (FIT0), or another player
-        almost as likely as the heard one (MARGIN0), means ask again."""
-        sure_fit = 1.0 / (1.0 + math.exp(-(fit - self.FIT0) / self.FIT_WIDTH))
-        sure_margin = 1.0 if margin == math.inf else 1.0 / (
-            1.0 + math.exp(-(margin - self.MARGIN0) / self.MARGIN_WIDTH))
-        # both have to hold; scaled so that either one alone at its threshold gives 0.5
-        return max(0.0, min(1.0, min(sure_fit, sure_margin)))
+        a path much worse than the free phone loop per frame (FIT0), another reading almost
+        as likely as the heard one (MARGIN0), or other voices nearly as loud as the speaker
+        (SNR0), or speech the grammar's path had to call silence (UNSAID0) means ask
+        again. `name_fit` (the phone loop against the name's pronunciation
+        over the name's frames) is measured but not used: it did not separate right from
+        wrong better than fit and margin do."""
+        sure_fit = _sigmoid((fit - self.FIT0) / self.FIT_WIDTH)
+        sure_margin = 1.0 if margin == math.inf else _sigmoid(
+            (margin - self.MARGIN0) / self.MARGIN_WIDTH)
+        sure_snr = 1.0 if snr == math.inf else _sigmoid((snr - self.SNR0) / self.SNR_WIDTH)
+        sure_said = _sigmoid((self.UNSAID0 - unsaid) / self.UNSAID_WIDTH)
+        # all have to hold; each alone at its threshold gives 0.5
+        return max(0.0, min(1.0, sure_fit, sure_margin, sure_snr, sure_said))
 
     def _log(self, probability: float) -> float:
         """pocketsphinx returns path scores as probabilities (logmath exp); back to the
@@ -162,16 +209,178 @@ class PocketSphinxRecognizer:
 
     def _rival(self, text: str, best: float, players: frozenset[str]) -> float | None:
         """The score of the best other reading in the lattice that names someone else
-        (or nobody), from the n-best list of the same search: no second decode."""
-        mine = _player_in(text, players)
+        (or, naming nobody, says other words), from the n-best list of the same search:
+        no second decode."""
+        mine = _reading(text, players)
         for count, hyp in enumerate(self.decoder.nbest()):
             if count >= self.NBEST:
                 break
             if hyp is None or not hyp.hypstr:
                 continue
-            if _player_in(hyp.hypstr, players) != mine:
+            if _reading(hyp.hypstr, players) != mine:
                 return self._log(hyp.best_score)
         return None
+
+
+class Utterance:
+    """One utterance decoded as it arrives, by the grammar's search and, in a second
+    decoder, the free phone loop. Every piece of audio is decoded when it comes (the VAD's
+    trailing half second included: it is decoded while the VAD waits for it to end), so
+    at the end of speech only the end of both searches and the n-best list are left.
+
+    Trimming the leading and trailing silence before decoding was tried: it made the
+    confidence features worse at telling right from wrong (bench/voice_accuracy.py), and
+    it saves no time once the decoding streams.
+    """
+
+    FRAME = SAMPLE_RATE * 10 // 1000 * 2  # 10 ms of 16-bit samples
+
+    def __init__(self, owner: PocketSphinxRecognizer, search: str, batch: bool = False):
+        self.owner = owner
+        self.search = search
+        # batch: decode everything at `finish` with the whole utterance's cepstral mean
+        # (a recording). Streaming uses the live mean, carried from one utterance to the
+        # next, which scores differently: the thresholds were set on batch decoding.
+        self.batch = batch
+        self._whole: list[bytes] = []
+        self._rest = b""
+        self._offset = 0
+        self._started = False
+        self._fed = 0
+        self._energy: list[float] = []  # RMS of every 10 ms frame heard
+
+    def _start(self) -> None:
+        self.owner.decoder.activate_search(self.search)
+        self.owner.decoder.start_utt()
+        self.owner.loop.start_utt()
+        self._started = True
+
+    def _decode(self, pcm: bytes) -> None:
+        if not pcm:
+            return
+        if not self._started:
+            self._start()
+        pcm = with_noise_floor(pcm, self._offset)
+        self._offset += len(pcm) // 2
+        self.owner.decoder.process_raw(pcm)
+        self.owner.loop.process_raw(pcm)
+        self._fed += len(pcm)
+
+    def feed(self, pcm: bytes) -> None:
+        import numpy as np
+
+        data = self._rest + pcm
+        whole = len(data) - len(data) % self.FRAME
+        self._rest = data[whole:]
+        if not whole:
+            return
+        frames = np.frombuffer(data[:whole], dtype=np.int16).astype(np.float32)
+        energy = np.sqrt(np.mean(frames.reshape(-1, self.FRAME // 2) ** 2, axis=1))
+        self._energy.extend(energy.tolist())
+        if self.batch:
+            self._whole.append(data[:whole])
+        else:
+            self._decode(data[:whole])
+
+    def finish(self) -> Recognized | None:
+        owner = self.owner
+        if self.batch and self._whole:
+            self._start()
+            pcm = with_noise_floor(b"".join(self._whole))
+            owner.decoder.process_raw(pcm, full_utt=True)
+            owner.loop.process_raw(pcm, full_utt=True)
+            self._fed = len(pcm)
+        if not self._fed:
+            return None
+        owner.decoder.end_utt()
+        owner.loop.end_utt()
+        hyp = owner.decoder.hyp()
+        if hyp is None or not hyp.hypstr:
+            return None
+        text = hyp.hypstr
+        frames = max(owner.decoder.n_frames(), 1)
+        best = owner._log(hyp.best_score)
+        loop_hyp = owner.loop.hyp()
+        loop = owner._log(loop_hyp.best_score) if loop_hyp is not None else best
+        players = owner._searches[self.search][1]
+        name_fit = self._name_fit(players)
+        rival = owner._rival(text, best, players)
+        fit = (best - loop) / frames
+        margin = best - rival if rival is not None else math.inf
+        snr = self.snr()
+        unsaid = self.unsaid()
+        owner.last_features = {"fit": fit, "margin": margin, "name_fit": name_fit,
+                               "frames": frames, "snr": snr, "unsaid": unsaid}
+        return Recognized(text, owner.confidence(fit, margin, snr=snr, unsaid=unsaid))
+
+    def unsaid(self) -> float:
+        """The share of the loud frames (speech) that the grammar's path spends in silence
+        or fillers: words it could not place. A sentence outside the grammar leaves many."""
+        import numpy as np
+
+        if not self._energy:
+            return 0.0
+        energy = np.asarray(self._energy)
+        loud = energy >= 0.1 * np.percentile(energy, 95)
+        filler = np.zeros(len(energy), dtype=bool)
+        for seg in self.owner.decoder.seg():
+            word = seg.word
+            if word.startswith(("<", "[")) or word == "SIL":
+                filler[max(seg.start_frame, 0) : seg.end_frame + 1] = True
+        return float((loud & filler).sum() / max(loud.sum(), 1))
+
+    def snr(self) -> float:
+        """A rough signal-to-noise ratio of the utterance in dB: its loud frames against its
+        quiet ones. Other people talking over a vote keep the quiet frames loud."""
+        import numpy as np
+
+        if not self._energy:
+            return 0.0
+        energy = np.asarray(self._energy)
+        loud, quiet = np.percentile(energy, 95), np.percentile(energy, 10)
+        return float(20 * np.log10(max(loud, 1.0) / max(quiet, NOISE_FLOOR)))
+
+    def _name_fit(self, players: frozenset[str]) -> float | None:
+        """How well the phone loop, over the very frames of the heard name (not the words
+        around it, nor the babble before and after), agrees with the name's
+        pronunciation: 1 - edit distance / length, the best over its pronunciations."""
+        owner = self.owner
+        words = {w for form in players for w in form.split()}
+        name = [(s.start_frame, s.end_frame, s.word) for s in owner.decoder.seg()
+                if s.word.split("(")[0] in words]
+        if not name:
+            return None
+        start, end, word = name[-1]
+        heard = [s.word for s in owner.loop.seg()
+                 if s.word != "SIL" and min(end, s.end_frame) - max(start, s.start_frame) >= 2]
+        best = 0.0
+        base = word.split("(")[0]
+        for k in range(1, 6):
+            phones = owner.decoder.lookup_word(base if k == 1 else f"{base}({k})")
+            if not phones:
+                break
+            said = phones.split()
+            best = max(best, 1.0 - _edit_distance(said, heard) / len(said))
+        return best
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, x))))
+
+
+def _edit_distance(a: list[str], b: list[str]) -> int:
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, y in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (x != y))
+    return row[-1]
+
+
+def _reading(text: str, players: frozenset[str]) -> str:
+    """What a hypothesis means for the margin: the player it names, or, naming nobody, its
+    words ("ready" and "repeat" are rivals; "i vote for sam" and "vote for sam" are not)."""
+    return _player_in(text, players) or f"={text}"
 
 
 def _player_in(text: str, players: frozenset[str]) -> str:
@@ -193,15 +402,15 @@ def _floor_noise(samples: int) -> bytes:
     return rng.normal(0.0, NOISE_FLOOR, samples).astype(np.float32).tobytes()
 
 
-def with_noise_floor(pcm: bytes) -> bytes:
+def with_noise_floor(pcm: bytes, offset: int = 0) -> bytes:
     """A faint, fixed noise under the audio. Digital silence (a gated microphone, a file,
     synthetic speech) breaks PocketSphinx's noise estimate and its cepstral mean: the
     model then hears silence where words are. A real room always has this much noise."""
     import numpy as np
 
     samples = np.frombuffer(pcm, dtype=np.int16)
-    size = 1 << max(14, (len(samples) - 1).bit_length())
-    noise = np.frombuffer(_floor_noise(size), dtype=np.float32)[: len(samples)]
+    size = 1 << max(14, (offset + len(samples) - 1).bit_length())
+    noise = np.frombuffer(_floor_noise(size), dtype=np.float32)[offset : offset + len(samples)]
     return np.clip(samples + noise, -32768, 32767).astype(np.int16).tobytes()
 
 

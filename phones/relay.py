@@ -178,13 +178,13 @@ class Relay:
         if cached is not None:
             try:
                 stored = self.store.version(cached.game_id)
-                if stored == cached.version or (
-                        stored > cached.version and self._catch_up(game_id, cached)):
-                    # a table's next game is a new log, started only once this one is
-                    # over: until then there is no successor to look for
-                    if (cached.narrator.phase != "over"
-                            or current_log(self.store, game_id) == cached.game_id):
-                        return cached
+                current = stored == cached.version or (
+                    stored > cached.version and self._catch_up(game_id, cached))
+                # a table's next game is a new log, started only once this one is over:
+                # until then there is no successor to look for
+                if current and (cached.narrator.phase != "over"
+                                or current_log(self.store, game_id) == cached.game_id):
+                    return cached
             except StoreError:
                 pass
         session = TableSession.resume(self.store, game_id)
