@@ -586,14 +586,14 @@ def test_a_whole_game_on_dynamodb(dynamo_url: str, monkeypatch: pytest.MonkeyPat
 
 def test_a_phone_relay_in_another_process_sees_the_votes_taken_by_voice(
         table: Table, monkeypatch: pytest.MonkeyPatch):
-    fixed_seed(monkeypatch, 2)
+    fixed_seed(monkeypatch, 1)
     start_to_the_first_vote(table)
     phones_ = Relay(open_store(table.url))
     phones_.session(table.game_id())  # the relay has seen the table (it serves its pages)
     play(table, until=lambda n: n.phase in ("night", "over"))
     narrator = table.session().narrator
-    if narrator.phase == "over":
-        pytest.skip("this deal ended on the first day")
+    # seed 1 deals a game that outlives its first day, so there is a second night to act in
+    assert narrator.phase == "night", "the fixed deal should reach the second night"
     d = narrator.game.pending()[0]
     target = narrator.game.legal_targets(d.player, d.action)[0]
     reply = handle(phones_, table.game_id(), Tap(d.player, d.action, target))
