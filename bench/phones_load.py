@@ -427,6 +427,8 @@ def report(args: argparse.Namespace, load: Load, taps: Counter[str], cpu: dict[s
     print(f"CPU seconds: server {cpu['server']:.1f}, load client {cpu['client']:.1f}"
           f" (of {2 * elapsed:.0f} on 2 cores); load average before {cpu['load_before']:.1f},"
           f" after {os.getloadavg()[0]:.1f} (anything else running skews every figure)")
+    print(f"CPU seconds used by everything else on the machine meanwhile:"
+          f" {cpu['others']:.1f}")
     p99 = percentile(everything, 99) * 1000
     checks = [
         (f"sustained >= {TARGET_RPS:.0f} requests/s", sustained >= TARGET_RPS,
@@ -472,6 +474,7 @@ def main() -> int:
     port = free_port()
     server = start_server(args, db, port, log)
     load_before = os.getloadavg()[0]
+    machine_cpu0 = _machine_busy()
     spy = None
     if args.profile:
         # py-spy (pip install py-spy) samples every server thread, GIL holders only
@@ -492,6 +495,8 @@ def main() -> int:
         asyncio.run(bounded())
         cpu = {"server": _cpu_of(server.pid) - server_cpu0,
                "client": time.process_time() - client_cpu0, "load_before": load_before}
+        cpu["others"] = max(0.0, _machine_busy() - machine_cpu0 - cpu["server"]
+                            - cpu["client"])
     finally:
         if spy is not None:
             spy.wait()
@@ -503,6 +508,17 @@ def main() -> int:
     else:
         shutil.rmtree(work, ignore_errors=True)
     return 0 if ok else 1
+
+
+def _machine_busy() -> float:
+    """CPU seconds the whole machine has been busy (all processes, /proc/stat): what the
+    server and the client did not use of it went to whatever else was running."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+        user, nice, system, _idle, _iowait, irq, softirq, steal = (int(f) for f in fields[:8])
+    except (OSError, ValueError):
+        return 0.0
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
 
 
 def _cpu_of(pid: int) -> float:

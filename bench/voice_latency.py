@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from local_voice.box import VoiceMouth, make_voice
 from local_voice.grammar import build_grammar
-from local_voice.hearing import EXPECT, FRAME_BYTES, Listening, Segmenter
+from local_voice.hearing import EXPECT, FRAME_BYTES, FRAME_MS, Listening, Segmenter
 from local_voice.recognizers import SAMPLE_RATE, make_recognizer
 from local_voice.voices import Audio
 from narrator import Heard, Say, Wait
@@ -120,6 +120,7 @@ def main() -> int:
     clips = [(text, espeak(text).samples.tobytes()) for text in PHRASES]
     rows: list[tuple[float, float, float, float]] = []
     during: list[float] = []  # processing per second of audio while the person speaks
+    concluding: list[float] = []  # the answer worked out at the VAD's pause hint (ms)
     firsts: list[str] = []
     for _ in range(args.runs):
         for _text, pcm in clips:
@@ -131,10 +132,25 @@ def main() -> int:
             segmenter = Segmenter()
             current: list[Listening] = []
             segmenter.listener = _listener(current, recognizer, listen.intents)
+            settled: list[float] = []  # when the VAD's pause hint came, how long it took
+            position = [0, 0]  # frame being fed, frame of the pause hint
+
+            def pause(quiet: bool, current: list[Listening] = current,
+                      settled: list[float] = settled, position: list[int] = position,
+                      ) -> None:
+                t = time.perf_counter()
+                if current:
+                    current[0].pause(quiet)
+                if quiet:
+                    settled.append(time.perf_counter() - t)
+                    position[1] = position[0]
+
+            segmenter.pause = pause
             busy = 0.0
             frames = [pcm[k : k + FRAME_BYTES]
                       for k in range(0, len(pcm) - FRAME_BYTES + 1, FRAME_BYTES)]
             for n, frame in enumerate(frames):
+                position[0] = n
                 t0 = time.perf_counter()
                 ended = segmenter.feed(frame)
                 if ended or n == len(frames) - 1:
@@ -144,6 +160,15 @@ def main() -> int:
                     break
                 busy += time.perf_counter() - t0
             t1 = time.perf_counter()
+            # work done at the pause hint is hidden only as far as the rest of the VAD's
+            # trailing silence lasts (a live microphone queues the frames meanwhile); any
+            # excess would delay the end of speech being noticed, so it is counted
+            late = 0.0
+            if settled:
+                hidden = (n - position[1]) * FRAME_BYTES / 2 / SAMPLE_RATE
+                late = max(0.0, settled[-1] - hidden)
+                concluding.append(1000 * settled[-1])
+            t0 -= late
             during.append(busy / (len(pcm) / 2 / SAMPLE_RATE))
             if heard.intent is None:
                 cues = handle(relay, game_id, Heard("AMAZON.FallbackIntent")).cues
@@ -167,11 +192,22 @@ def main() -> int:
     print(f"grammar compiled once per (intents, names): {compile_ms:.0f} ms")
     print(f"decoding during speech: {100 * statistics.median(during):.0f} % of real time "
           f"(max {100 * max(during):.0f} %)")
-    print(f"end of search + confidence + matching: median {statistics.median(hear):.0f} ms, "
-          f"max {max(hear):.0f} ms")
+    if concluding:
+        vad = Segmenter()
+        hidden_ms = FRAME_MS * (int(vad.trailing * 1000 / FRAME_MS)
+                                - int(vad.settle * 1000 / FRAME_MS))
+        print(f"search ended and answer worked out at the VAD's pause hint, during its last "
+              f"{hidden_ms:.0f} ms of trailing "
+              f"silence: {len(concluding)} of {len(rows)}, median "
+              f"{statistics.median(concluding):.0f} ms, max {max(concluding):.0f} ms "
+              f"(any excess over that silence is counted below)")
+    print(f"after the end of speech: rest of search + confidence + matching: median "
+          f"{statistics.median(hear):.0f} ms, max {max(hear):.0f} ms")
     print(f"narrator: median {statistics.median(r[1] for r in rows):.1f} ms")
+    slowest = max(range(len(rows)), key=lambda k: rows[k][2])
     print(f"first sentence as audio: median {statistics.median(r[2] for r in rows):.1f} ms, "
-          f"max {max(r[2] for r in rows):.0f} ms; e.g. {sorted(set(firsts))[:4]}")
+          f"max {rows[slowest][2]:.0f} ms ({firsts[slowest]!r}); "
+          f"e.g. {sorted(set(firsts))[:4]}")
     p90 = sorted(total)[int(0.9 * (len(total) - 1))]
     print(f"end of speech -> first sample: median {statistics.median(total):.0f} ms, "
           f"p90 {p90:.0f} ms, max {max(total):.0f} ms "

@@ -32,6 +32,16 @@ NAME_LINES = ("did_you_say", "ask_vote", "ask_elect", "death_vote", "death_werew
               "death_poison", "death_vanished", "death_grief", "death_hunter",
               "sheriff_elected", "badge_passed", "pass_badge", "sheriff_breaks_tie",
               "player_dead", "vote_undone", "hunter_aims")
+# lines without a name that can answer a vote at once (a misheard one): cached up front too,
+# or their first use costs a synthesis (~100-150 ms) after the end of speech
+FIXED_LINES = ("not_understood",)
+
+
+def _nobody_phrases(lang: str) -> list[str]:
+    from local_voice.grammar import build_grammar, words_of
+
+    phrases = build_grammar(lang, ("NobodyIntent", "SkipIntent"), []).phrases
+    return sorted({" ".join(words_of(p)) for p in phrases} - {""}, key=len)
 
 
 class Ears(Protocol):
@@ -68,12 +78,22 @@ class VoiceMouth:
         todo = [n for n in names if n not in self.prepared]
         if not todo:
             return
+        fixed = [] if self.prepared else list(FIXED_LINES)  # the first time only
         self.prepared.update(todo)
         lang = self.lang
 
         def work() -> None:
+            for key in fixed:
+                try:
+                    self.voice.synthesize(line(lang, key, {}), cache_it=True)
+                except (KeyError, ValueError):
+                    continue
             for key in NAME_LINES:  # the likeliest next lines first, for every name
-                for name in todo:
+                # "Did you say skip?": a doubtful nobody/skip is confirmed with the words
+                # heard, which can only be one of the grammar's few phrases for them
+                said = [*todo, *(_nobody_phrases(lang) if key == "did_you_say" and fixed
+                                 else [])]
+                for name in said:
                     try:
                         text = line(lang, key, {"name": name})
                     except (KeyError, ValueError):

@@ -123,7 +123,12 @@ class Microphone:
                 current.append(listening())
             current[0].feed(pcm)
 
+        def pause(quiet: bool) -> None:
+            if current:
+                current[0].pause(quiet)
+
         segmenter.listener = listener
+        segmenter.pause = pause  # the answer is worked out while the VAD waits to be sure
         for frame in self._frames(timeout):
             if segmenter.feed(frame) and current:
                 return current[0].finish()

@@ -46,12 +46,18 @@ class Segmenter:
     # told every piece of audio that joins the current utterance, as it joins (the
     # pre-roll at the start, then each frame), so a recogniser can decode while it lasts
     listener: Callable[[bytes], None] | None = field(default=None, repr=False)
+    # told True once the speaker has been quiet for `settle` seconds (before `trailing`
+    # ends the utterance: the recogniser can conclude in the meantime), False if they
+    # then speak again
+    pause: Callable[[bool], None] | None = field(default=None, repr=False)
+    settle: float = 0.3
 
     def __post_init__(self) -> None:
         self.vad = webrtcvad.Vad(self.aggressiveness)
         self._window: list[tuple[bytes, bool]] = []
         self._speech: list[bytes] = []
         self._silent = 0
+        self._paused = False
 
     def feed(self, frame: bytes) -> bytes | None:
         """One 30 ms frame; returns an utterance when one has just ended."""
@@ -69,6 +75,14 @@ class Segmenter:
             self.listener(frame)
         self._silent = 0 if voiced else self._silent + 1
         trailing_frames = max(1, int(self.trailing * 1000 / FRAME_MS))
+        if self.pause is not None:
+            if voiced and self._paused:
+                self._paused = False
+                self.pause(False)
+            elif self._silent == min(trailing_frames - 1,
+                                     max(1, int(self.settle * 1000 / FRAME_MS))):
+                self._paused = True
+                self.pause(True)
         if (
             self._silent >= trailing_frames
             or len(self._speech) >= self.max_seconds * 1000 / FRAME_MS
@@ -78,7 +92,7 @@ class Segmenter:
 
     def flush(self) -> bytes | None:
         speech = b"".join(self._speech) if self._speech else None
-        self._speech, self._window, self._silent = [], [], 0
+        self._speech, self._window, self._silent, self._paused = [], [], 0, False
         return speech
 
     def utterances(self, pcm: bytes) -> Iterator[bytes]:
@@ -131,6 +145,11 @@ class Listening:
         else:
             self._pcm.append(pcm)
 
+    def pause(self, quiet: bool) -> None:
+        """The VAD's hint (Segmenter.pause): quiet for a while (True), or speaking again."""
+        if self._stream is not None and self.size:
+            (self._stream.settle if quiet else self._stream.unsettle)()
+
     def finish(self) -> Hearing:
         if self._stream is not None:
             heard = self._stream.finish() if self.size else None
@@ -171,7 +190,12 @@ def understand_frames(
             current.append(Listening(recognizer, lang, names, intents))
         current[0].feed(pcm)
 
+    def pause(quiet: bool) -> None:
+        if current:
+            current[0].pause(quiet)
+
     segmenter.listener = listener
+    segmenter.pause = pause
     for frame in frames:
         if segmenter.feed(frame) and current:
             yield current.pop().finish()

@@ -4,10 +4,13 @@
   words missing from the model's dictionary get pronunciations from espeak-ng (bundled with
   piper-tts) mapped to the model's phones. The audio can be fed while it is spoken
   (`stream`): the grammar search and a free phone loop run side by side in two decoders.
-  Confidence: the grammar's best path against the phone loop (speech that does not fit
-  the grammar scores far below it), against the best n-best reading that means something
-  else, the utterance's signal-to-noise ratio (other talkers), and how much of the
-  speech the path had to call silence.
+  Confidence: a logistic regression (fitted on bench/voice_features.py's dump by
+  bench/fit_voice_confidence.py) over the grammar's best path against the phone loop
+  (speech that does not fit the grammar scores far below it), against the best n-best
+  reading that means something else, the lattice's posteriors, how many of the n-best
+  readings agree, the utterance's signal-to-noise ratio (other talkers) and how much of
+  the speech the path had to call silence. With other people talking, only the loudest
+  talker's span is decoded (`Utterance.speech_span`).
 - Vosk: any language Vosk has a model for (a folder). The grammar becomes a phrase list;
   names missing from the model's vocabulary are reported at set-up and fall back to seat
   numbers and phonetic matching.
@@ -105,17 +108,29 @@ def _cmudict() -> CmuDict:
 
 class PocketSphinxRecognizer:
     name = "pocketsphinx"
-    # confidence = min(sure_fit, sure_margin): fit says how close the grammar's path comes
-    # to a free phone loop over the same frames (speech that is not in the grammar, or
-    # noise, scores far below it); margin is how much better the heard reading scores
-    # than the best n-best reading that names somebody else (or nobody)
-    SCALE = 0.0007  # no longer used (kept for callers)
-    # fit: log units (base 1.0001) per 10 ms frame, grammar path - phone loop
-    FIT0, FIT_WIDTH = -5.0, 1.5
-    MARGIN0, MARGIN_WIDTH = 100.0, 40.0  # log units, heard reading - best other reading
-    SNR0, SNR_WIDTH = 28.0, 2.0  # dB, the utterance's loud frames against its quiet ones
-    UNSAID0, UNSAID_WIDTH = 0.2, 0.04  # share of the speech the path calls silence
+    # The confidence is a logistic regression over the features of `confidence_inputs`
+    # (fit to the free phone loop, n-best margin, signal-to-noise, share of the speech read
+    # as silence, posteriors from the lattice, n-best agreement, length), fitted by
+    # bench/fit_voice_confidence.py on bench/voice_features.py's dump so that wrong votes
+    # stay at about 1 in 100 of the utterances, with the threshold at 0.5. Two sets of
+    # weights: a quiet room and one with other people talking (snr < Utterance.TRIM_SNR),
+    # where the same features mean different things (every path fits babble worse).
+    # bench/fit_voice_confidence.py --wrong 0.005 --noisy no (held out by voice: 61.9 %
+    # right, 1.4 % wrong, clean) and --wrong 0.008 --noisy yes (7.3 % / 1.8 %, babble)
+    WEIGHTS: ClassVar[tuple[float, ...]] = (
+        0.0988, -0.0249, 2.809, -0.1462, -26.65, 1.151, 2.959, -0.2765, 3.217, -0.5673,
+        -0.326, 3.039)
+    NOISY_WEIGHTS: ClassVar[tuple[float, ...]] = (
+        0.01643, 0.008333, 1.662, 0.00481, -7.496, 2.526, -0.9605, -1.305, -0.0333,
+        -0.03826, 1.049, -3.068)
+    # guards the regression was not fitted to see: a path that had to call a fifth of
+    # the speech silence (a sentence outside the grammar), or that fits far worse than
+    # the phone loop (noise), is never sure
+    UNSAID0, UNSAID_WIDTH = 0.2, 0.04
+    FIT0, FIT_WIDTH = -16.0, 1.0
     NBEST = 60
+    NAME_VARIANTS = True  # espeak-ng's pronunciations of names the dictionary knows too
+    AGREE_N = 10
     # settings of the grammar's decoder (PocketSphinx's names); the phone loop gets its own
     # decoder so that both can follow the audio while the person is still speaking
     SETTINGS: ClassVar[dict[str, object]] = {"wbeam": 1e-24}
@@ -139,7 +154,7 @@ class PocketSphinxRecognizer:
         # lattice, so the end of the search after the end of speech is 2-3x faster; the
         # phone loop keeps the default beams: pruning it would make every grammar path
         # look good against it
-        self.decoder = Decoder(Config(bestpath=True, **common, **self.SETTINGS))
+        self.decoder = Decoder(Config(**{"bestpath": True, **common, **self.SETTINGS}))
         phone_lm = Path(get_model_path()) / "en-us" / "en-us-phone.lm.bin"
         self.loop = Decoder(Config(allphone=str(phone_lm), **common))
         self._searches: dict[str, tuple[str, frozenset[str]]] = {}
@@ -149,11 +164,18 @@ class PocketSphinxRecognizer:
         cmu = _cmudict()
         return [w for w in words if w.lower() not in cmu]
 
-    def _ensure_words(self, words: set[str]) -> None:
+    def _ensure_words(self, words: set[str], names: frozenset[str] = frozenset()) -> None:
+        """Pronunciations for the grammar's words: the dictionary's, or espeak-ng's when it
+        has none. Players' names get espeak-ng's (US, British RP and generic English) as
+        well as the dictionary's: people say names in their own accent, and the US-only
+        dictionary knows one way ("Anna" as AE N AH, not the British AA N AH)."""
         cmu = _cmudict()
         todo = sorted(words - self._dict_words)
         for n, word in enumerate(todo):
-            variants = cmu.get(word) or [" ".join(p) for p in pronunciations(word)]
+            variants = cmu.get(word)
+            if not variants or (word in names and self.NAME_VARIANTS):
+                variants = list(dict.fromkeys(
+                    [*variants, *(" ".join(p) for p in pronunciations(word))]))
             for k, phones in enumerate(variants):
                 last = n == len(todo) - 1 and k == len(variants) - 1
                 self.decoder.add_word(word if k == 0 else f"{word}({k + 1})", phones,
@@ -165,7 +187,8 @@ class PocketSphinxRecognizer:
         jsgf, players = factored_jsgf(grammar)
         key = f"g{abs(hash(jsgf))}"
         if key not in self._searches:
-            self._ensure_words(grammar.vocabulary())
+            self._ensure_words(grammar.vocabulary(), frozenset(
+                w for name in grammar.names for w in words_of(name)))
             self.decoder.add_jsgf_string(key, jsgf)
             self._searches[key] = (jsgf, players)
         return key
@@ -185,41 +208,45 @@ class PocketSphinxRecognizer:
         utterance.feed(pcm)
         return utterance.finish()
 
-    def confidence(self, fit: float, margin: float, name_fit: float | None = None,
-                   snr: float = math.inf, unsaid: float = 0.0) -> float:
-        """0.5 where right and wrong answers were equally likely in bench/voice_accuracy.py:
-        a path much worse than the free phone loop per frame (FIT0), another reading almost
-        as likely as the heard one (MARGIN0), or other voices nearly as loud as the speaker
-        (SNR0), or speech the grammar's path had to call silence (UNSAID0) means ask
-        again. `name_fit` (the phone loop against the name's pronunciation
-        over the name's frames) is measured but not used: it did not separate right from
-        wrong better than fit and margin do."""
-        sure_fit = _sigmoid((fit - self.FIT0) / self.FIT_WIDTH)
-        sure_margin = 1.0 if margin == math.inf else _sigmoid(
-            (margin - self.MARGIN0) / self.MARGIN_WIDTH)
-        sure_snr = 1.0 if snr == math.inf else _sigmoid((snr - self.SNR0) / self.SNR_WIDTH)
-        sure_said = _sigmoid((self.UNSAID0 - unsaid) / self.UNSAID_WIDTH)
-        # all have to hold; each alone at its threshold gives 0.5
-        return max(0.0, min(1.0, sure_fit, sure_margin, sure_snr, sure_said))
+    def confidence(self, features: dict) -> float:
+        """Between 0 and 1, 0.5 at the threshold where the bench's wrong votes stay rare
+        (see WEIGHTS); under the box's threshold the narrator asks "Did you say X?"."""
+        noisy = features.get("snr", math.inf) < Utterance.TRIM_SNR
+        weights = self.NOISY_WEIGHTS if noisy else self.WEIGHTS
+        inputs = confidence_inputs(features)
+        score = weights[-1] + sum(w * x for w, x in zip(weights[:-1], inputs, strict=True))
+        return min(_sigmoid(score), self.guard(features))
+
+    @classmethod
+    def guard(cls, features: dict) -> float:
+        sure_said = _sigmoid((cls.UNSAID0 - features.get("unsaid", 0.0)) / cls.UNSAID_WIDTH)
+        sure_fit = _sigmoid((features.get("fit", 0.0) - cls.FIT0) / cls.FIT_WIDTH)
+        return min(sure_said, sure_fit)
 
     def _log(self, probability: float) -> float:
         """pocketsphinx returns path scores as probabilities (logmath exp); back to the
-        decoder's own log units (base 1.0001), in which FIT0 and MARGIN0 are set."""
+        decoder's own log units (base 1.0001), in which fit and margin are measured."""
         return float(self.decoder.get_logmath().log(probability)) if probability > 0 else -1e12
 
-    def _rival(self, text: str, best: float, players: frozenset[str]) -> float | None:
-        """The score of the best other reading in the lattice that names someone else
-        (or, naming nobody, says other words), from the n-best list of the same search:
-        no second decode."""
+    def _rivals(self, text: str, players: frozenset[str]) -> tuple[float | None, float]:
+        """From the n-best list of the same search (no second decode): the score of the
+        best other reading that names someone else (or, naming nobody, says other words),
+        and the share of the first AGREE_N readings that mean the same as the heard one."""
         mine = _reading(text, players)
+        rival: float | None = None
+        same = seen = 0
         for count, hyp in enumerate(self.decoder.nbest()):
-            if count >= self.NBEST:
+            if count >= self.NBEST or (rival is not None and seen >= self.AGREE_N):
                 break
             if hyp is None or not hyp.hypstr:
                 continue
-            if _reading(hyp.hypstr, players) != mine:
-                return self._log(hyp.best_score)
-        return None
+            reading = _reading(hyp.hypstr, players)
+            if seen < self.AGREE_N:
+                seen += 1
+                same += reading == mine
+            if rival is None and reading != mine:
+                rival = self._log(hyp.best_score)
+        return rival, same / max(seen, 1)
 
 
 class Utterance:
@@ -227,13 +254,20 @@ class Utterance:
     decoder, the free phone loop. Every piece of audio is decoded when it comes (the VAD's
     trailing half second included: it is decoded while the VAD waits for it to end), so
     at the end of speech only the end of both searches and the n-best list are left.
+    Even those can be done before the end of speech: `settle()` (the VAD calls it when the
+    speaker has been quiet for a while, before it is sure they are done) ends the search
+    then, and `unsettle()` (they went on speaking) throws that answer away; the whole
+    utterance is then decoded again at `finish`.
 
-    Trimming the leading and trailing silence before decoding was tried: it made the
-    confidence features worse at telling right from wrong (bench/voice_accuracy.py), and
-    it saves no time once the decoding streams.
+    Trimming the leading and trailing silence of quiet recordings was tried: it made the
+    confidence features worse at telling right from wrong (bench/voice_accuracy.py). Only
+    babble is trimmed (`speech_span`).
     """
 
     FRAME = SAMPLE_RATE * 10 // 1000 * 2  # 10 ms of 16-bit samples
+    # babble: decode only the span within TRIM_DB of the loudest talker (bench: best paths
+    # right in 10 dB babble 9 -> 16 of 62 at 10 dB; 15 dB: 10, 8 dB: 12)
+    TRIM_SNR, TRIM_DB, TRIM_PAD = 32.0, 10.0, 5
 
     def __init__(self, owner: PocketSphinxRecognizer, search: str, batch: bool = False):
         self.owner = owner
@@ -248,12 +282,17 @@ class Utterance:
         self._started = False
         self._fed = 0
         self._energy: list[float] = []  # RMS of every 10 ms frame heard
+        self._skip = 0  # frames left out before the decoded span (see speech_span)
+        self._ended = False  # both searches ended (at settle, or at finish)
+        self._dirty = False  # speech went on after settle: the streamed search is stale
+        self._result: tuple[Recognized | None] | None = None
 
     def _start(self) -> None:
         self.owner.decoder.activate_search(self.search)
         self.owner.decoder.start_utt()
         self.owner.loop.start_utt()
         self._started = True
+        self._ended = False
 
     def _decode(self, pcm: bytes) -> None:
         if not pcm:
@@ -277,23 +316,73 @@ class Utterance:
         frames = np.frombuffer(data[:whole], dtype=np.int16).astype(np.float32)
         energy = np.sqrt(np.mean(frames.reshape(-1, self.FRAME // 2) ** 2, axis=1))
         self._energy.extend(energy.tolist())
-        if self.batch:
-            self._whole.append(data[:whole])
-        else:
+        self._whole.append(data[:whole])  # kept: in babble it is decoded again, trimmed
+        if not self.batch and not self._ended and not self._dirty:
             self._decode(data[:whole])
 
-    def finish(self) -> Recognized | None:
+    def _batch(self, pcm: bytes) -> None:
         owner = self.owner
-        if self.batch and self._whole:
-            self._start()
-            pcm = with_noise_floor(b"".join(self._whole))
-            owner.decoder.process_raw(pcm, full_utt=True)
-            owner.loop.process_raw(pcm, full_utt=True)
-            self._fed = len(pcm)
-        if not self._fed:
-            return None
+        self._start()
+        pcm = with_noise_floor(pcm)
+        owner.decoder.process_raw(pcm, full_utt=True)
+        owner.loop.process_raw(pcm, full_utt=True)
         owner.decoder.end_utt()
         owner.loop.end_utt()
+        self._ended = True
+        self._fed = len(pcm)
+
+    def speech_span(self) -> tuple[int, int] | None:
+        """Where the loudest talker speaks, in 10 ms frames, when other people talk
+        around them (the VAD cannot end an utterance in babble, so it hands over the chatter
+        before and after the vote too, and the grammar's path then reads words into it):
+        the frames whose smoothed energy is within TRIM_DB of the loudest, from the first to
+        the last, with TRIM_PAD frames either side. None when the room is quiet
+        (snr >= TRIM_SNR): there the silence around the words helps the search."""
+        import numpy as np
+
+        if len(self._energy) < 20 or self.snr() >= self.TRIM_SNR:
+            return None
+        level = 20 * np.log10(np.maximum(np.asarray(self._energy), 1.0))
+        smooth = np.convolve(level, np.ones(5) / 5, mode="same")
+        loud = np.flatnonzero(smooth > smooth.max() - self.TRIM_DB)
+        start = max(0, int(loud[0]) - self.TRIM_PAD)
+        end = min(len(level), int(loud[-1]) + 1 + self.TRIM_PAD)
+        return (start, end) if end - start < len(level) else None
+
+    def settle(self) -> None:
+        """The speaker has gone quiet: end the search and work out the answer now, while
+        the VAD waits to be sure (the silence still to come adds nothing to a vote)."""
+        if self._result is None and self._started and not self.batch and not self._dirty:
+            self._result = (self._conclude(),)
+
+    def unsettle(self) -> None:
+        """They went on speaking after `settle`: that answer was premature."""
+        if self._result is not None and not self.batch:
+            self._result = None
+            self._dirty = True
+
+    def finish(self) -> Recognized | None:
+        if self._result is None:
+            self._result = (self._conclude(),)
+        return self._result[0]
+
+    def _conclude(self) -> Recognized | None:
+        owner = self.owner
+        span = self.speech_span()
+        if self._started and not self._ended:
+            owner.decoder.end_utt()
+            owner.loop.end_utt()
+            self._ended = True
+        if span is not None:
+            # decoded again over the talker's own span only (in babble the streamed pass
+            # is thrown away: a second search, but only when other people are talking)
+            pcm = b"".join(self._whole)[span[0] * self.FRAME : span[1] * self.FRAME]
+            self._skip = span[0]
+            self._batch(pcm)
+        elif (self.batch or self._dirty) and self._whole:
+            self._batch(b"".join(self._whole))
+        if not self._fed:
+            return None
         hyp = owner.decoder.hyp()
         if hyp is None or not hyp.hypstr:
             return None
@@ -304,14 +393,28 @@ class Utterance:
         loop = owner._log(loop_hyp.best_score) if loop_hyp is not None else best
         players = owner._searches[self.search][1]
         name_fit = self._name_fit(players)
-        rival = owner._rival(text, best, players)
+        rival, agree = owner._rivals(text, players)
         fit = (best - loop) / frames
         margin = best - rival if rival is not None else math.inf
         snr = self.snr()
         unsaid = self.unsaid()
+        name_prob, utt_prob = self._posteriors(players)
         owner.last_features = {"fit": fit, "margin": margin, "name_fit": name_fit,
-                               "frames": frames, "snr": snr, "unsaid": unsaid}
-        return Recognized(text, owner.confidence(fit, margin, snr=snr, unsaid=unsaid))
+                               "frames": frames, "snr": snr, "unsaid": unsaid,
+                               "name_prob": name_prob, "utt_prob": utt_prob, "agree": agree,
+                               "words": len(text.split())}
+        return Recognized(text, owner.confidence(owner.last_features))
+
+    def _posteriors(self, players: frozenset[str]) -> tuple[float, float]:
+        """The lattice's posterior probability of the heard name (or, naming nobody, of its
+        least sure word) and of the whole best path."""
+        decoder = self.owner.decoder
+        words = {w for form in players for w in form.split()}
+        probs = [(s.word.split("(")[0] in words, min(1.0, s.prob)) for s in decoder.seg()
+                 if not s.word.startswith(("<", "["))]
+        named = [p for is_name, p in probs if is_name]
+        name_prob = min(named) if named else min((p for _, p in probs), default=0.0)
+        return float(name_prob), float(min(1.0, decoder.get_prob()))
 
     def unsaid(self) -> float:
         """The share of the loud frames (speech) that the grammar's path spends in silence
@@ -320,7 +423,7 @@ class Utterance:
 
         if not self._energy:
             return 0.0
-        energy = np.asarray(self._energy)
+        energy = np.asarray(self._energy[self._skip :])
         loud = energy >= 0.1 * np.percentile(energy, 95)
         filler = np.zeros(len(energy), dtype=bool)
         for seg in self.owner.decoder.seg():
@@ -362,6 +465,29 @@ class Utterance:
             said = phones.split()
             best = max(best, 1.0 - _edit_distance(said, heard) / len(said))
         return best
+
+
+def confidence_inputs(features: dict) -> list[float]:
+    """The recogniser's features as the inputs of the fitted confidence (same order as
+    `PocketSphinxRecognizer.WEIGHTS`), each clipped to the range it was fitted on."""
+    def get(key: str, default: float = 0.0) -> float:
+        value = features.get(key)
+        return default if value is None else float(value)
+
+    margin = get("margin", math.inf)
+    return [
+        min(5.0, max(-20.0, get("fit"))),
+        min(10.0, max(0.0, margin / 100.0)),
+        1.0 if margin >= 1e5 else 0.0,  # no rival reading in the n-best list at all
+        min(60.0, max(0.0, get("snr", 60.0))),
+        get("unsaid"),
+        get("name_fit"),
+        get("name_prob"),
+        math.log10(max(get("utt_prob"), 1e-6)),
+        get("agree"),
+        get("words"),
+        min(10.0, get("frames") / 100.0),
+    ]
 
 
 def _sigmoid(x: float) -> float:

@@ -14,11 +14,13 @@ import math
 import re
 import secrets
 import threading
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 from narrator import Heard, Host, Narrator, Tap, Tick
-from narrator.cues import input_from_json
+from narrator.cues import input_from_json, input_to_json
 from narrator.narrator import Reply
 from narrator.session import TableSession, current_log
 from narrator.table import LANGUAGES
@@ -31,6 +33,12 @@ ROOM_KEY = "room:{code}"
 # attempt reloads the table; two server workers on one table conflict rarely and briefly)
 MAX_RETRIES = 20
 PLAYER_LINK_KEY = "plink:{game}:{player}"
+# the pointers an accepted input makes, from the table that accepted it
+Binder = Callable[[TableSession], dict[str, str | None]]
+# refuses an input (raises RelayError) on the table's state just before it is fed
+Check = Callable[[TableSession], None]
+# inputs stored by one transaction at most (DynamoDB takes 100 items in one)
+MAX_COMBINED = 32
 
 
 class RelayError(Exception):
@@ -41,6 +49,22 @@ class RelayError(Exception):
         self.reason = reason
         self.status = status
         self.params = params
+
+
+@dataclass(eq=False)
+class _Pending:
+    """An input waiting for its table (see `Relay._fed`), and once fed, its outcome."""
+
+    inp: Any
+    bind: Binder | None = None
+    check: Check | None = None
+    done: bool = False
+    # decided on a table state that was stored: a retry after a conflict leaves it alone
+    settled: bool = False
+    pointers: dict[str, str | None] = field(default_factory=dict)
+    session: TableSession | None = None
+    reply: Reply | None = None
+    error: BaseException | None = None
 
 
 @dataclass
@@ -57,6 +81,8 @@ class Relay:
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
         self._views: dict[tuple[Any, ...], dict[str, Any]] = {}
+        # inputs waiting for their table's lock (see `_fed`)
+        self._queued: dict[str, list[_Pending]] = {}
         # room version: bumps on every accepted input, so phones can poll cheaply
         self._listeners: list[Any] = []
 
@@ -69,22 +95,26 @@ class Relay:
         code = new_code(lambda c: self.store.lookup(ROOM_KEY.format(code=c)) is not None)
         narrator = Narrator(lang, seed=secrets.randbelow(2**31), call_pause=self.call_pause)
         game_id = secrets.token_urlsafe(12)
-        session = TableSession.create(self.store, game_id, narrator)
-        self.store.bind(ROOM_KEY.format(code=code), game_id)
-        self.store.bind(f"code:{game_id}", code)
-        with self._guard:
-            self._sessions[game_id] = session
         token = new_token()
         link = Link(code, game_id, None, host=True, lang=lang)
-        self.store.bind(link_key(token), link.to_text())
+        # TableSession.create, with the room's three pointers in the same transaction: one
+        # commit instead of four, and no room code pointing at a game that was never stored
+        self.store.create(game_id, narrator.setup_doc(), bind={
+            ROOM_KEY.format(code=code): game_id,
+            f"code:{game_id}": code,
+            link_key(token): link.to_text(),
+        })
+        session = TableSession(self.store, game_id, narrator, 0)
+        with self._guard:
+            self._sessions[game_id] = session
         if host_name:
-            with self._lock(game_id):
-                session, _ = self._feed(session, Host("host_plays", host_name),
-                                        reason_status=409)
-                link.player = session.narrator.config.host
-                self.store.bind(link_key(token), link.to_text())
-                self.store.bind(PLAYER_LINK_KEY.format(game=game_id, player=link.player),
-                                link_key(token))
+            def host_link(fed: TableSession) -> dict[str, str | None]:
+                link.player = fed.narrator.config.host
+                return {link_key(token): link.to_text(),
+                        PLAYER_LINK_KEY.format(game=game_id, player=link.player): link_key(token)}
+
+            with self._fed(game_id, Host("host_plays", host_name), 409, bind=host_link):
+                pass
         return code, token
 
     def game_for_code(self, raw_code: Any) -> str:
@@ -101,24 +131,28 @@ class Relay:
             lang = "en"
         if not isinstance(name, str) or not name.strip():
             raise RelayError("bad_name")
-        with self._lock(game_id):
-            session = self.session(game_id)
+        token = new_token()
+        code = normalize_code(raw_code) or ""
+
+        def player_link(fed: TableSession) -> dict[str, str | None]:
+            joined = fed.narrator.config.players[-1]
+            return {link_key(token): Link(code, game_id, joined, lang=lang).to_text(),
+                    PLAYER_LINK_KEY.format(game=game_id, player=joined): link_key(token)}
+
+        def in_lobby(session: TableSession) -> None:
             if session.narrator.phase != "lobby":
                 raise RelayError("game_started", 409)
-            session, _ = self._feed(session, Host("join", name.strip()), reason_status=409)
-            joined = session.narrator.config.players[-1]
-            token = new_token()
-            code = normalize_code(raw_code) or ""
-            self.store.bind(link_key(token), Link(code, game_id, joined, lang=lang).to_text())
-            self.store.bind(PLAYER_LINK_KEY.format(game=game_id, player=joined), link_key(token))
-        return token
+
+        with self._fed(game_id, Host("join", name.strip()), 409, bind=player_link,
+                       check=in_lobby):
+            return token
 
     def reissue(self, host_token: str, device: str | None, player: str) -> str:
         """The host gives a player a new link; the old one dies at once."""
         opened = self.open(host_token, device, host=True)
         game_id = opened.link.game_id
         with self._lock(game_id):
-            narrator = opened.session.narrator
+            narrator = self._current(opened).session.narrator
             names = narrator.game.players if narrator.game else narrator.config.players
             if player not in names:
                 raise RelayError("unknown_player", 404)
@@ -199,6 +233,12 @@ class Relay:
         other worker. Replaying the tail is the same as `Narrator.restore` (the narrator is
         deterministic: no clock, no I/O, the game's own seeded randomness)."""
         with self._lock(game_id):
+            with self._guard:
+                dropped = self._sessions.get(game_id) is not cached
+            if dropped:
+                # dropped while this thread waited for the lock: its narrator may hold an
+                # input that was never stored (a write that conflicted)
+                return False
             stored = self.store.load(cached.game_id)
             if stored.version < cached.version:
                 return False
@@ -217,29 +257,152 @@ class Relay:
         with self._guard:
             return self._locks.setdefault(game_id, threading.RLock())
 
-    def _feed(self, session: TableSession, inp: Any, reason_status: int = 400
-              ) -> tuple[TableSession, Reply]:
-        """Feed an input; returns the session it was accepted by (a fresher one when another
-        process had moved the table on: the caller must answer from that one)."""
+    @contextmanager
+    def _fed(self, game_id: str, inp: Any, reason_status: int, bind: Binder | None = None,
+             check: Check | None = None) -> Iterator[tuple[TableSession, Reply]]:
+        """Feed an input to a table and, under the table's lock, give the table that
+        accepted it and the narrator's reply (refusals raise `RelayError`).
+
+        Flat combining: the input waits in the table's queue, and whoever holds the table's
+        lock feeds every input waiting there and stores them with one `extend` (one
+        transaction, one fsync), so twelve phones joining at once, or a night's choices
+        arriving together, cost one commit, not twelve in a row. Each input is answered
+        only once that commit has returned: nothing unstored is acknowledged.
+
+        `check` refuses an input on the table's state before it is fed (it runs on the
+        table as it is when the input's turn comes); `bind` gives the pointers an accepted
+        input makes (a joined player's link), stored in the same transaction.
+        """
+        pending = _Pending(inp, bind, check)
+        with self._guard:
+            self._queued.setdefault(game_id, []).append(pending)
+        with self._lock(game_id):
+            while not pending.done:  # (a long queue is fed in several transactions)
+                self._combine(game_id)
+            if pending.error is not None:
+                raise pending.error
+            assert pending.session is not None and pending.reply is not None
+            if not pending.reply.accepted:
+                raise RelayError(_reason(pending.reply), reason_status)
+            session = pending.session
+            with self._guard:
+                dropped = self._sessions.get(game_id) is not session
+            if dropped:
+                # a later input failed on this table object and it was dropped: answer from
+                # the stored table (which holds this input), never from a narrator that
+                # may have taken an input that was not stored
+                session = self.session(game_id)
+            yield session, pending.reply
+
+    def _combine(self, game_id: str) -> None:
+        """Feed and store every input waiting for this table (the caller holds its lock)."""
+        with self._guard:
+            batch = self._queued.pop(game_id, [])
+        if len(batch) > MAX_COMBINED:
+            # the rest wait for the next holder of the lock (a transaction's size is bounded)
+            with self._guard:
+                self._queued.setdefault(game_id, [])[:0] = batch[MAX_COMBINED:]
+            batch = batch[:MAX_COMBINED]
         from store import Conflict, GameFinished
 
-        for _ in range(MAX_RETRIES):
+        try:
+            for _ in range(MAX_RETRIES):
+                session = self.session(game_id)
+                try:
+                    self._feed_all(session, batch)
+                    return
+                except (Conflict, GameFinished):
+                    # another process moved the table on: these inputs were taken on a stale
+                    # state, so drop it, reload the table from the store and decide again
+                    self._drop(session)
+            for pending in batch:
+                if not pending.settled:
+                    pending.error = RelayError("busy", 503)
+        except BaseException as exc:
+            # what was stored before the failure stays answered as stored
+            for pending in batch:
+                if not pending.settled:
+                    pending.error = exc
+            raise
+        finally:
+            for pending in batch:
+                pending.done = True
+
+    def _feed_all(self, session: TableSession, batch: list[_Pending]) -> None:
+        """One attempt: the narrator takes the inputs not yet settled, in order, then one
+        `extend` stores the accepted ones. Raises Conflict/GameFinished (the caller reloads
+        and retries the inputs still unsettled)."""
+        todo = [p for p in batch if not p.settled]
+        start = session.version
+        try:
+            for n, pending in enumerate(todo):
+                if session.narrator.phase == "over":
+                    # the end of a game (sealed) and a new game (a new log) are
+                    # TableSession's: store what was taken so far, then let it handle this
+                    # input and the rest, one at a time
+                    self._store_taken(session, start, todo[:n])
+                    self._feed_one_by_one(session, todo[n:])
+                    return
+                if self._checked(session, pending):
+                    pending.reply = session.narrator.handle(pending.inp)
+                    if pending.reply.accepted and pending.bind is not None:
+                        # from the table just after this input (the player it seated)
+                        pending.pointers = pending.bind(session)
+            self._store_taken(session, start, todo)
+        except BaseException:
+            # the narrator may hold inputs that were not stored: never keep it
+            self._drop(session)
+            raise
+
+    @staticmethod
+    def _checked(session: TableSession, pending: _Pending) -> bool:
+        """Reset what an earlier attempt decided, and run the input's own check."""
+        pending.error, pending.reply, pending.pointers = None, None, {}
+        if pending.check is not None:
             try:
-                reply = session.handle(inp)
-                break
-            except (Conflict, GameFinished):
-                # another process moved the table on: the narrator here took the input on a
-                # stale state, so drop it, reload the table from the store and decide again
-                with self._guard:
-                    stale = [k for k, v in self._sessions.items() if v is session]
-                    for key in stale:
-                        self._sessions.pop(key, None)
-                session = self.session(stale[0] if stale else session.game_id)
-        else:
-            raise RelayError("busy", 503)
-        if not reply.accepted:
-            raise RelayError(_reason(reply), reason_status)
-        return session, reply
+                pending.check(session)
+            except RelayError as refused:
+                pending.error = refused
+                return False
+        return True
+
+    @staticmethod
+    def _store_taken(session: TableSession, start: int, taken: list[_Pending]) -> None:
+        """Store the accepted inputs of `taken` (the narrator took them after `start`) in
+        one transaction with their pointers; then all of `taken` is settled."""
+        accepted = [p for p in taken if p.reply is not None and p.reply.accepted]
+        if accepted:
+            pointers: dict[str, str | None] = {}
+            for pending in accepted:
+                pointers.update(pending.pointers)
+            store: Any = session.store
+            session.version = store.extend(session.game_id, start,
+                                           [input_to_json(p.inp) for p in accepted],
+                                           bind=pointers)
+            if session.narrator.phase == "over":
+                # a finished game's log is sealed (and expires on DynamoDB), as
+                # TableSession.handle does
+                session.store.finish(session.game_id)
+        for pending in taken:
+            pending.settled, pending.session = True, session
+
+    def _feed_one_by_one(self, session: TableSession, todo: list[_Pending]) -> None:
+        for pending in todo:
+            if self._checked(session, pending):
+                if pending.bind is None:
+                    pending.reply = session.handle(pending.inp)
+                else:
+                    pending.reply = session.narrator.handle(pending.inp)
+                    if pending.reply.accepted:
+                        pending.pointers = pending.bind(session)
+                        self._store_taken(session, session.version, [pending])
+                        continue
+            pending.settled, pending.session = True, session
+
+    def _drop(self, session: TableSession) -> None:
+        with self._guard:
+            for key in [k for k, v in self._sessions.items() if v is session]:
+                self._sessions.pop(key, None)
 
     def version(self, game_id: str) -> int:
         return self.session(game_id).version
@@ -249,7 +412,16 @@ class Relay:
     def player_view(self, token: str, device: str | None) -> dict[str, Any]:
         opened = self.open(token, device)
         with self._lock(opened.link.game_id):
-            return self._player_view(opened)
+            return self._player_view(self._current(opened))
+
+    def _current(self, opened: Opened) -> Opened:
+        """`opened`, with the table reloaded if it was dropped since it was opened (the
+        caller holds the table's lock): a dropped table's narrator may hold an input that
+        was never stored, and no view is ever built from one."""
+        game_id = opened.link.game_id
+        with self._guard:
+            current = self._sessions.get(game_id) is opened.session
+        return opened if current else Opened(opened.link, self.session(game_id))
 
     def _player_view(self, opened: Opened) -> dict[str, Any]:
         """The player's view, tagged with a hash of itself (see `tagged`), cached per
@@ -293,11 +465,8 @@ class Relay:
         opened = self.open(token, device)
         if opened.link.player is None or not isinstance(verb, str):
             raise RelayError("not_your_turn", 409)
-        with self._lock(opened.link.game_id):
-            session = self.session(opened.link.game_id)
-            opened = Opened(opened.link, session)
-            session, _ = self._feed(session, Tap(opened.link.player, verb, target),
-                                    reason_status=409)
+        with self._fed(opened.link.game_id, Tap(opened.link.player, verb, target),
+                       409) as (session, _):
             return self._player_view(Opened(opened.link, session))
 
     # ------------------------------------------------------------------ host
@@ -305,6 +474,7 @@ class Relay:
     def host_view(self, token: str, device: str | None) -> dict[str, Any]:
         opened = self.open(token, device, host=True)
         with self._lock(opened.link.game_id):
+            opened = self._current(opened)
             view = self._player_view(opened)
             narrator = opened.session.narrator
             view["table"] = narrator.config.to_json()
@@ -330,9 +500,7 @@ class Relay:
             inp = Tick(float(seconds))
         else:
             raise RelayError("bad_request")
-        with self._lock(opened.link.game_id):
-            session = self.session(opened.link.game_id)
-            session, reply = self._feed(session, inp)
+        with self._fed(opened.link.game_id, inp, 400) as (_, reply):
             said = [{"key": c.key, "params": c.params} for c in reply.cues
                     if type(c).__name__ == "Say"]
             return {"said": said}
@@ -341,7 +509,7 @@ class Relay:
         """Shared phones: who gets the device next, and (once they tap) only their turn."""
         opened = self.open(token, device, host=True)
         with self._lock(opened.link.game_id):
-            narrator = opened.session.narrator
+            narrator = self._current(opened).session.narrator
             nxt = _next_to_pass(narrator)
             if player is None or player != nxt:
                 return tagged({"next": nxt, "phase": narrator.phase})
@@ -352,11 +520,12 @@ class Relay:
     def pass_choose(self, token: str, device: str | None, player: Any, verb: Any,
                     target: Any) -> dict[str, Any]:
         opened = self.open(token, device, host=True)
-        with self._lock(opened.link.game_id):
-            session = self.session(opened.link.game_id)
+        def passed_to(session: TableSession) -> None:
             if player != _next_to_pass(session.narrator) or not isinstance(verb, str):
                 raise RelayError("not_your_turn", 409)
-            session, _ = self._feed(session, Tap(player, verb, target), reason_status=409)
+
+        with self._fed(opened.link.game_id, Tap(player, verb, target), 409,
+                       check=passed_to) as (session, _):
             return tagged({"next": _next_to_pass(session.narrator)})
 
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 Clock = Callable[[], float]
+# pointer key -> game id (or any short text) to set, or None to remove it
+Pointers = Mapping[str, str | None]
 
 
 @dataclass(frozen=True)
@@ -55,9 +57,19 @@ class GameFinished(StoreError):
 
 @runtime_checkable
 class GameStore(Protocol):
-    def create(self, game_id: str, setup: dict[str, Any]) -> StoredGame: ...
+    # `bind`: pointers set (a str) or removed (None) in the same transaction as the write,
+    # so a caller that must store a game change and the pointers that name it (a player's
+    # join and their private link) pays one commit, and never leaves one without the other
+    def create(self, game_id: str, setup: dict[str, Any], *,
+               bind: Pointers | None = None) -> StoredGame: ...
 
-    def append(self, game_id: str, version: int, entry: dict[str, Any]) -> int: ...
+    def append(self, game_id: str, version: int, entry: dict[str, Any], *,
+               bind: Pointers | None = None) -> int: ...
+
+    # several entries after `version`, in order, in one transaction: all or none; returns
+    # version + len(entries)
+    def extend(self, game_id: str, version: int, entries: list[dict[str, Any]], *,
+               bind: Pointers | None = None) -> int: ...
 
     def load(self, game_id: str) -> StoredGame: ...
 
@@ -107,6 +119,16 @@ def check_game_id(game_id: str) -> None:
     # An empty id or a non-string would make a key that silently matches nothing useful.
     if not isinstance(game_id, str) or not game_id:
         raise ValueError(f"game_id must be a non-empty string, not {game_id!r}")
+
+
+def check_pointers(bind: Pointers | None) -> dict[str, str | None]:
+    """The pointers of a write's `bind`, checked before anything is written."""
+    pointers = dict(bind or {})
+    for key, value in pointers.items():
+        check_game_id(key)
+        if value is not None:
+            check_game_id(value)
+    return pointers
 
 
 def check_version(version: int) -> None:

@@ -28,9 +28,11 @@ from .base import (
     GameExists,
     GameFinished,
     GameNotFound,
+    Pointers,
     StoredGame,
     StoreError,
     check_game_id,
+    check_pointers,
     check_version,
     dump_document,
     load_document,
@@ -38,6 +40,8 @@ from .base import (
 
 META = "META"
 POINTER = "PTR"
+# DynamoDB's limit on the items of one TransactWriteItems
+MAX_TRANSACTION_ITEMS = 100
 DEFAULT_TTL_DAYS = 30.0
 DAY_S = 86_400
 
@@ -217,9 +221,11 @@ class DynamoDBStore:
 
     # -- games ------------------------------------------------------------------------------
 
-    def create(self, game_id: str, setup: dict[str, Any]) -> StoredGame:
+    def create(self, game_id: str, setup: dict[str, Any], *,
+               bind: Pointers | None = None) -> StoredGame:
         check_game_id(game_id)
         text = dump_document(setup, "setup")
+        pointers = check_pointers(bind)
         now = self._clock()
         item = {
             **self._meta_key(game_id),
@@ -230,23 +236,50 @@ class DynamoDBStore:
             "created_at": _num(now),
             "updated_at": _num(now),
         }
+        put = {
+            "TableName": self.table,
+            "Item": item,
+            "ConditionExpression": "attribute_not_exists(#pk)",
+            "ExpressionAttributeNames": {"#pk": "pk"},
+        }
         try:
-            self._client.put_item(
-                TableName=self.table,
-                Item=item,
-                ConditionExpression="attribute_not_exists(#pk)",
-                ExpressionAttributeNames={"#pk": "pk"},
-            )
+            if pointers:
+                # one transaction: the game and the pointers naming it, or neither
+                self._client.transact_write_items(
+                    TransactItems=[{"Put": put}, *self._pointer_items(pointers)]
+                )
+            else:
+                self._client.put_item(**put)
         except ClientError as exc:
-            if _code(exc) == "ConditionalCheckFailedException":
+            code = _code(exc)
+            reasons = [r.get("Code", "None")
+                       for r in exc.response.get("CancellationReasons", [])]
+            if code == "ConditionalCheckFailedException" or (
+                    code == "TransactionCanceledException"
+                    and reasons[:1] == ["ConditionalCheckFailed"]):
                 raise GameExists(game_id) from None
+            if code == "TransactionCanceledException" and "TransactionConflict" in reasons:
+                raise StoreError(f"{game_id}: a pointer was being written by another "
+                                 "transaction") from None
             raise self._fail(exc) from exc
         return StoredGame(game_id, load_document(text), [], 0, False, now, now)
 
-    def append(self, game_id: str, version: int, entry: dict[str, Any]) -> int:
+    def append(self, game_id: str, version: int, entry: dict[str, Any], *,
+               bind: Pointers | None = None) -> int:
+        return self.extend(game_id, version, [entry], bind=bind)
+
+    def extend(self, game_id: str, version: int, entries: list[dict[str, Any]], *,
+               bind: Pointers | None = None) -> int:
+        """`append` of several entries at once: one transaction, all or none."""
         check_game_id(game_id)
         check_version(version)
-        text = dump_document(entry, "entry")
+        texts = [dump_document(entry, "entry") for entry in entries]
+        pointers = check_pointers(bind)
+        if not texts:
+            raise ValueError("extend needs at least one entry")
+        if 1 + len(texts) + len(pointers) > MAX_TRANSACTION_ITEMS:
+            raise ValueError(f"at most {MAX_TRANSACTION_ITEMS - 1} entries and pointers "
+                             "in one write")
         update_expr = "SET #version = :next, #updated = :now"
         condition = "#version = :v AND #finished = :false"
         try:
@@ -261,32 +294,51 @@ class DynamoDBStore:
                             "ExpressionAttributeNames": _names(update_expr + condition),
                             "ExpressionAttributeValues": {
                                 ":v": _num(version),
-                                ":next": _num(version + 1),
+                                ":next": _num(version + len(texts)),
                                 ":now": _num(self._clock()),
                                 ":false": {"BOOL": False},
                             },
                         }
                     },
-                    {
-                        "Put": {
-                            "TableName": self.table,
-                            "Item": {
-                                "pk": {"S": _game_pk(game_id)},
-                                "sk": {"S": _log_sk(version)},
-                                "seq": _num(version),
-                                "entry": {"S": text},
-                            },
-                            "ConditionExpression": "attribute_not_exists(#pk)",
-                            "ExpressionAttributeNames": {"#pk": "pk"},
+                    *(
+                        {
+                            "Put": {
+                                "TableName": self.table,
+                                "Item": {
+                                    "pk": {"S": _game_pk(game_id)},
+                                    "sk": {"S": _log_sk(version + n)},
+                                    "seq": _num(version + n),
+                                    "entry": {"S": text},
+                                },
+                                "ConditionExpression": "attribute_not_exists(#pk)",
+                                "ExpressionAttributeNames": {"#pk": "pk"},
+                            }
                         }
-                    },
+                        for n, text in enumerate(texts)
+                    ),
+                    # unconditional: they can only cancel the transaction through a
+                    # TransactionConflict, which is read as a Conflict (retry)
+                    *self._pointer_items(pointers),
                 ]
             )
         except ClientError as exc:
-            raise self._append_refused(exc, game_id, version) from None
-        return version + 1
+            raise self._append_refused(exc, game_id, version, len(texts)) from None
+        return version + len(texts)
 
-    def _append_refused(self, exc: ClientError, game_id: str, version: int) -> StoreError:
+    def _pointer_items(self, pointers: dict[str, str | None]) -> list[dict[str, Any]]:
+        """TransactWriteItems entries setting or removing pointers (see `bind`)."""
+        items: list[dict[str, Any]] = []
+        for key, game_id in pointers.items():
+            item_key = {"pk": {"S": f"PTR#{key}"}, "sk": {"S": POINTER}}
+            if game_id is None:
+                items.append({"Delete": {"TableName": self.table, "Key": item_key}})
+            else:
+                items.append({"Put": {"TableName": self.table,
+                                      "Item": {**item_key, "game_id": {"S": game_id}}}})
+        return items
+
+    def _append_refused(self, exc: ClientError, game_id: str, version: int,
+                        count: int = 1) -> StoreError:
         code = _code(exc)
         if code == "TransactionConflictException":
             return Conflict(f"{game_id}: another write was in progress")
@@ -294,17 +346,18 @@ class DynamoDBStore:
             return self._fail(exc)
         reasons = [r.get("Code", "None") for r in exc.response.get("CancellationReasons", [])]
         meta_reason = reasons[0] if reasons else "ConditionalCheckFailed"
-        log_reason = reasons[1] if len(reasons) > 1 else "None"
+        log_reasons = reasons[1:1 + count]
         if meta_reason == "ConditionalCheckFailed":
             return self._why_refused(game_id, version)
         if "TransactionConflict" in reasons:
             # A concurrent transaction touched the same item; DynamoDB's answer is "retry",
             # and so is ours.
             return Conflict(f"{game_id}: another write was in progress")
-        if log_reason == "ConditionalCheckFailed":
+        if "ConditionalCheckFailed" in log_reasons:
             # META says the version is free but the LOG item exists: only left-overs of an
             # interrupted delete of a game with the same id can do this.
-            return StoreError(f"{game_id}: stray log item {_log_sk(version)} blocks the log")
+            stray = version + log_reasons.index("ConditionalCheckFailed")
+            return StoreError(f"{game_id}: stray log item {_log_sk(stray)} blocks the log")
         return StoreError(f"{game_id}: append cancelled: {reasons}")
 
     def load(self, game_id: str) -> StoredGame:

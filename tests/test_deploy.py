@@ -512,9 +512,9 @@ def test_the_relay_secret_comes_from_secrets_manager(monkeypatch) -> None:
 
 
 def test_the_transformed_template_has_no_cycle_and_lints(tmp_path, monkeypatch) -> None:
-    """What CloudFormation really gets: SAM's transform, then cfn-lint. Needs the
-    aws-sam-translator package (not a project dependency), so it is skipped without it."""
-    transform = pytest.importorskip("samtranslator.translator.transform").transform
+    """What CloudFormation really gets: SAM's transform (aws-sam-translator, a test
+    dependency), then cfn-lint."""
+    from samtranslator.translator.transform import transform
     from samtranslator.yaml_helper import yaml_parse
 
     monkeypatch.setenv("AWS_DEFAULT_REGION", "eu-west-1")

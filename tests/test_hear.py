@@ -284,3 +284,60 @@ def test_say_writes_a_valid_16_bit_wav(wav_dir):
     audio = Audio.from_wav(path.read_bytes())
     assert audio.rate >= 16000
     assert int(np.abs(audio.samples.astype(np.int32)).max()) > 1000  # speech, not silence
+
+
+# ------------------------------------------------------------------------ the live path
+
+
+def _trimmed(audio: Audio) -> Audio:
+    """The speech without the synthesiser's own silence before and after it."""
+    samples = audio.resampled(16000).samples
+    loud = np.flatnonzero(np.abs(samples) > 300)
+    return Audio(samples[loud[0] : loud[-1] + 1], 16000)
+
+
+def _frames(audio: Audio) -> list[bytes]:
+    from local_voice.hearing import FRAME_BYTES
+
+    pcm = audio.resampled(16000).samples.tobytes()
+    return [pcm[k : k + FRAME_BYTES] for k in range(0, len(pcm) - FRAME_BYTES + 1, FRAME_BYTES)]
+
+
+def test_the_vad_hints_a_pause_before_it_ends_the_utterance(tmp_path):
+    """The recogniser is told when the speaker has gone quiet (so it can work the answer
+    out while the VAD waits to be sure), and told again if they go on speaking."""
+    from local_voice.hearing import Segmenter
+    from tests.voice_fixtures import speech
+
+    word = _trimmed(speech(tmp_path, "Tamsin", "en-us+m3"))
+    gap = Audio(np.zeros(int(0.5 * 16000), dtype=np.int16), 16000)
+    audio = Audio(np.concatenate([padded(word, 0.3).samples, gap.samples,
+                                  padded(word, 0.0, 1.5).samples]), 16000)
+    hints: list[tuple[int, bool]] = []
+    ends: list[int] = []
+    segmenter = Segmenter(trailing=0.8, settle=0.3)
+    segmenter.pause = lambda quiet: hints.append((n, quiet))
+    for n, frame in enumerate(_frames(audio)):
+        if segmenter.feed(frame):
+            ends.append(n)
+    assert len(ends) == 1, "a 0.5 s gap does not end the utterance"
+    assert [q for _, q in hints] == [True, False, True], hints
+    assert hints[-1][0] < ends[0], "the last hint comes before the end of the utterance"
+
+
+def test_speech_after_the_pause_hint_is_still_heard(tmp_path):
+    """A premature answer (worked out at the pause hint) is thrown away when the speaker
+    goes on: "I vote for ... Tamsin" with a pause in the middle is a vote for Tamsin."""
+    from local_voice.hearing import EXPECT, Segmenter, understand_frames
+    from local_voice.recognizers import make_recognizer
+    from tests.voice_fixtures import speech
+
+    first = _trimmed(speech(tmp_path, "I vote for", "piper"))
+    name = _trimmed(speech(tmp_path, "Tamsin", "piper"))
+    gap = np.zeros(int(0.5 * 16000), dtype=np.int16)
+    audio = Audio(np.concatenate([padded(first, 0.3).samples, gap,
+                                  padded(name, 0.0, 1.5).samples]), 16000)
+    heard = list(understand_frames(_frames(audio), make_recognizer("pocketsphinx"), "en",
+                                   NAMES, EXPECT["vote"], Segmenter(trailing=0.8)))
+    assert len(heard) == 1, heard
+    assert "tamsin" in heard[0].text, heard[0]

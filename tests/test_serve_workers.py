@@ -51,18 +51,26 @@ def test_a_relay_catches_up_with_what_another_process_stored(tmp_path: Path) -> 
     assert views  # b answered before and after
 
 
-def test_an_input_overtaken_by_another_process_is_decided_again(tmp_path: Path) -> None:
+def test_an_input_overtaken_by_another_process_is_decided_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     a, b = two_relays(tmp_path)
     code, _ = a.create_room("en")
     a.join(code, "Ana")
     game_id = a.game_for_code(code)
     stale = b.session(game_id)
-    a.join(code, "Ben")  # the other worker moves the table on
-    from narrator import Host
+    current = b.session
 
-    session, reply = b._feed(stale, Host("join", "Cy"))
-    assert reply.accepted
-    assert session.narrator.config.players == ["Ana", "Ben", "Cy"]
+    def overtaken(table: str) -> TableSession:
+        # the other worker moves the table on between b's check and b's write, once
+        session = current(table)
+        if session is stale and len(session.narrator.config.players) == 1:
+            a.join(code, "Ben")
+        return session
+
+    monkeypatch.setattr(b, "session", overtaken)
+    b.join(code, "Cy")  # b's append conflicts: it reloads the table and decides again
+    assert b.session(game_id) is not stale
+    assert b.session(game_id).narrator.config.players == ["Ana", "Ben", "Cy"]
     assert TableSession.resume(a.store, game_id).narrator.config.players == [
         "Ana", "Ben", "Cy"]
 
@@ -120,3 +128,93 @@ def test_the_poll_fast_path_answers_exactly_as_flask(tmp_path: Path) -> None:
                           (f"/api/p/{token}/", mine)]:
         flask, ours = both(path, headers)
         assert flask == ours, path
+
+
+def counted_writes(relay: Relay, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the store's write transactions (each is one commit, one fsync)."""
+    store = relay.store
+    writes: list[int] = []
+    real = store._write
+
+    def counting(op: Any) -> Any:
+        writes.append(1)
+        return real(op)
+
+    monkeypatch.setattr(store, "_write", counting)
+    return writes
+
+
+def test_a_room_and_a_join_are_one_write_each(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    relay = Relay(open_store(f"sqlite:///{tmp_path / 'games.db'}"))
+    writes = counted_writes(relay, monkeypatch)
+    code, host = relay.create_room("en")
+    assert len(writes) == 1  # the game, its room code and the host's link
+    token = relay.join(code, "Ana")
+    assert len(writes) == 2  # the join and the player's link, together
+    game_id = relay.game_for_code(code)
+    fresh = Relay(relay.store)
+    assert fresh.player_view(token, "dev-ana")["me"] == "Ana"
+    assert fresh.store.lookup(f"plink:{game_id}:Ana") is not None
+    assert fresh.host_view(host, "dev-host")["players"] == ["Ana"]
+
+
+def test_joins_arriving_together_are_stored_in_one_write(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Twelve phones joining at once: whoever holds the table feeds every waiting join and
+    stores them in one transaction; a refused one (a name taken) is refused alone."""
+    import threading
+
+    relay = Relay(open_store(f"sqlite:///{tmp_path / 'games.db'}"))
+    code, _ = relay.create_room("en")
+    game_id = relay.game_for_code(code)
+    names = [f"P{n}" for n in range(11)] + ["P3"]
+    tokens: dict[int, Any] = {}
+
+    def join(n: int) -> None:
+        try:
+            tokens[n] = relay.join(code, names[n])
+        except Exception as exc:  # the test looks at what it was
+            tokens[n] = exc
+
+    writes = counted_writes(relay, monkeypatch)
+    threads = [threading.Thread(target=join, args=(n,)) for n in range(len(names))]
+    with relay._lock(game_id):  # the table is busy: every join queues behind it
+        for t in threads:
+            t.start()
+        while len(relay._queued.get(game_id, [])) < len(names):
+            threading.Event().wait(0.001)
+    for t in threads:
+        t.join(10)
+    assert len(writes) == 1
+    refused = [v for v in tokens.values() if not isinstance(v, str)]
+    assert len(refused) == 1 and getattr(refused[0], "reason", None) == "name_taken"
+    stored = TableSession.resume(relay.store, game_id).narrator.config.players
+    assert sorted(stored) == sorted(set(names))
+    fresh = Relay(relay.store)
+    for n, token in tokens.items():
+        if isinstance(token, str):
+            assert fresh.player_view(token, f"dev-{n}")["me"] == names[n]
+
+
+def test_a_write_that_fails_is_answered_as_failed_and_the_table_reloaded(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from store import StoreError
+
+    relay = Relay(open_store(f"sqlite:///{tmp_path / 'games.db'}"))
+    code, host = relay.create_room("en")
+    relay.join(code, "Ana")
+    game_id = relay.game_for_code(code)
+
+    def full_disk(*_: Any, **__: Any) -> int:
+        raise StoreError("disk full")
+
+    monkeypatch.setattr(relay.store, "extend", full_disk)
+    with pytest.raises(StoreError):
+        relay.join(code, "Ben")
+    monkeypatch.undo()
+    # the narrator that took Ben's join unstored is gone: nobody is shown Ben
+    assert relay.session(game_id).narrator.config.players == ["Ana"]
+    assert relay.host_view(host, "dev-host")["players"] == ["Ana"]
+    relay.join(code, "Ben")
+    assert relay.session(game_id).narrator.config.players == ["Ana", "Ben"]

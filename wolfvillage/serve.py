@@ -26,9 +26,12 @@ from phones.serve import lan_address
 
 # what the worker processes read (the factory has no arguments)
 ENV_SETTINGS = "WOLFVILLAGE_SERVE_SETTINGS"
-# granian's own runtime holds the connections; a few Python threads per worker keep the
-# SQLite waits overlapped without a convoy on the GIL (2, 4, 8 measured alike, 16 no better)
-GRANIAN_THREADS = 4
+# granian's own runtime holds the connections; Python threads per worker. A thread waits
+# for its table's lock and for its write's commit (group commit answers a write only after
+# the fsync), and polls must not queue behind those waits: with the store's reads off the
+# write lock, 16 threads gave a third of the 99th percentile of 4 (docs/phones-performance.md).
+# granian warns about more than 2 x cores + 1 threads at start: expected, they mostly wait
+GRANIAN_THREADS = 16
 WAITRESS_THREADS = 16
 
 

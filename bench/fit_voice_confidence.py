@@ -1,0 +1,122 @@
+"""Fit the recogniser's confidence (a logistic regression) on bench/voice_features.py's dump.
+
+    .venv/bin/python bench/voice_features.py            # once, ~3 min
+    .venv/bin/python bench/fit_voice_confidence.py [--rows FILE] [--wrong 0.01]
+
+The label is "the best path names the intended player (or nobody, when nobody was meant)";
+only utterances whose text the matcher understood are candidates (the others are asked
+again whatever their confidence). To see how much of it is fitting the bench, it is first
+fitted leaving one voice out at a time (the held-out voice never seen by the fit nor by the
+threshold) and the held-out figures are summed; then fitted on all voices, which gives the
+coefficients printed for `PocketSphinxRecognizer.WEIGHTS`. The threshold is the lowest one
+that keeps the wrong votes at or under `--wrong` of all the training utterances; the
+intercept is shifted so that it sits at 0.5.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from local_voice.recognizers import (
+    PocketSphinxRecognizer,
+    Utterance,
+    confidence_inputs,
+)
+
+
+def _matrix(rows: list[dict]) -> np.ndarray:
+    return np.array([confidence_inputs(r) for r in rows], dtype=np.float64)
+
+
+def fit(x: np.ndarray, y: np.ndarray, l2: float = 1.0, steps: int = 3000) -> np.ndarray:
+    """Logistic regression by Newton's method, features standardised inside, an L2 penalty;
+    returns weights (last = intercept) on the raw features."""
+    mean, std = x.mean(0), x.std(0) + 1e-9
+    z = np.hstack([(x - mean) / std, np.ones((len(x), 1))])
+    w = np.zeros(z.shape[1])
+    for _ in range(steps):
+        p = 1 / (1 + np.exp(-z @ w))
+        grad = z.T @ (p - y) + l2 * np.r_[w[:-1], 0]
+        hess = (z * (p * (1 - p))[:, None]).T @ z + l2 * np.diag(np.r_[np.ones(len(w) - 1), 0])
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    raw = w[:-1] / std
+    return np.r_[raw, w[-1] - (mean * raw).sum()]
+
+
+def threshold(score: np.ndarray, right: np.ndarray, wrong_ok: int) -> float:
+    """The lowest score threshold with at most `wrong_ok` wrong answers above it."""
+    order = np.sort(score[~right])[::-1]
+    if len(order) <= wrong_ok:
+        return -np.inf
+    return float(order[wrong_ok]) + 1e-9
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rows", nargs="+", default=None)
+    parser.add_argument("--wrong", type=float, default=0.01,
+                        help="share of all training utterances allowed to be wrong votes")
+    parser.add_argument("--l2", type=float, default=1.0)
+    parser.add_argument("--noisy", type=lambda v: v == "yes", default=None,
+                        help="yes: only utterances with other talkers (snr < TRIM_SNR), "
+                        "no: only quiet ones (NOISY_WEIGHTS and WEIGHTS)")
+    args = parser.parse_args()
+    import voice_features
+
+    paths = args.rows or [str(voice_features.DEFAULT_OUT)]
+    rows = []
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            rows += [json.loads(line) for line in handle]
+    if args.noisy is not None:
+        rows = [r for r in rows if (r.get("snr", 60) < Utterance.TRIM_SNR) == args.noisy]
+    # the guards (UNSAID0, FIT0) are not fitted: what they refuse is asked again anyway
+    candidates = [r for r in rows if r["intent"] and PocketSphinxRecognizer.guard(r) >= 0.5]
+    x = _matrix(candidates)
+    y = np.array([r["right"] for r in candidates], dtype=bool)
+    voices = sorted({r["voice"] for r in rows})
+    conditions = sorted({r["condition"] for r in rows})
+    totals = {c: sum(r["condition"] == c for r in rows) for c in conditions}
+    held = {c: [0, 0] for c in conditions}  # right, wrong accepted
+    print("leave one voice out:")
+    for voice in voices:
+        train = np.array([r["voice"] != voice for r in candidates])
+        n_train = sum(r["voice"] != voice for r in rows)
+        w = fit(x[train], y[train].astype(float), args.l2)
+        score = x @ w[:-1] + w[-1]
+        cut = threshold(score[train], y[train], int(args.wrong * n_train))
+        for c in conditions:
+            test = ~train & np.array([r["condition"] == c for r in candidates])
+            taken = test & (score >= cut)
+            ok, bad = int((y & taken).sum()), int((~y & taken).sum())
+            held[c][0] += ok
+            held[c][1] += bad
+            print(f"  {voice:22} {c:6} right {ok:3}  wrong {bad:2}")
+    for c in conditions:
+        n = totals[c]
+        print(f"held-out total {c:6}: right {100 * held[c][0] / n:5.1f} % ({held[c][0]}/{n})"
+              f"  wrong {100 * held[c][1] / n:4.1f} % ({held[c][1]})")
+    w = fit(x, y.astype(float), args.l2)
+    score = x @ w[:-1] + w[-1]
+    cut = threshold(score, y, int(args.wrong * len(rows)))
+    w[-1] -= cut
+    print("all voices: WEIGHTS =", "(" + ", ".join(f"{v:.4g}" for v in w) + ")")
+    for c in conditions:
+        test = np.array([r["condition"] == c for r in candidates])
+        ok, bad = int((y & test & (score >= cut)).sum()), int((~y & test & (score >= cut)).sum())
+        print(f"  in-sample {c:6}: right {ok} wrong {bad} of {totals[c]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
