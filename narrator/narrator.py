@@ -594,15 +594,17 @@ class Narrator:
 
     # ------------------------------------------------------------------ phones' views
 
-    def player_view(self, name: str) -> dict[str, Any]:
+    def player_view(self, name: str, turns: dict[str, str] | None = None) -> dict[str, Any]:
         """What `name`'s phone shows: their private knowledge and, if it is their turn,
-        the choice with only the legal targets."""
+        the choice with only the legal targets. `turns` (each player's first pending
+        decision) saves a caller that builds every player's view from asking the rules
+        for the pending decisions once per player."""
         game = self.game
         view: dict[str, Any] = {"player": name, "phase": self.phase}
         if game is None:
             return view
         view["me"] = private_knowledge(game, name)
-        turn = next((d.action for d in game.pending() if d.player == name), None)
+        turn = (turns if turns is not None else first_turns(game)).get(name)
         phones_vote = self.config.protocol == "phones"
         if turn and (turn not in ("vote", "elect") or phones_vote):
             view["turn"] = {"verb": turn, "targets": game.legal_targets(name, turn)}
@@ -620,9 +622,18 @@ class Narrator:
     def _views(self) -> list[Cue]:
         """A Show cue for every phone whose private view changed."""
         cues: list[Cue] = []
+        turns = first_turns(self.game)
         for name in self.game.players:
-            view = self.player_view(name)
+            view = self.player_view(name, turns)
             if self.shown.get(name) != view:
                 self.shown[name] = view
                 cues.append(Show(name, view))
         return cues
+
+
+def first_turns(game: Any) -> dict[str, str]:
+    """Each player's first pending decision (the one their phone shows)."""
+    turns: dict[str, str] = {}
+    for decision in game.pending():
+        turns.setdefault(decision.player, decision.action)
+    return turns

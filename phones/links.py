@@ -11,11 +11,13 @@ secret is compared (the device), it is compared in constant time.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
 import secrets
 from dataclasses import asdict, dataclass
+from typing import Any
 
 TOKEN_BYTES = 24  # 192 bits
 DEVICE_BYTES = 24
@@ -56,4 +58,11 @@ class Link:
 
     @classmethod
     def from_text(cls, text: str) -> Link:
-        return cls(**json.loads(text))
+        # a fresh Link each time (callers may change theirs), from a cached parse: every
+        # poll reads its link, and the stored text holds digests only, never a secret
+        return cls(**dict(_fields(text)))
+
+
+@functools.lru_cache(maxsize=8192)
+def _fields(text: str) -> tuple[tuple[str, Any], ...]:
+    return tuple(json.loads(text).items())

@@ -411,8 +411,35 @@ class Relay:
 
     def player_view(self, token: str, device: str | None) -> dict[str, Any]:
         opened = self.open(token, device)
+        cached = self._cached_view("player", opened)
+        if cached is not None:
+            return cached
         with self._lock(opened.link.game_id):
             return self._player_view(self._current(opened))
+
+    def _view_key(self, kind: str, opened: Opened) -> tuple[Any, ...]:
+        session = opened.session
+        link = opened.link
+        return (kind, session.game_id, session.version, link.player, link.host, link.lang,
+                link.code)
+
+    def _cached_view(self, kind: str, opened: Opened) -> dict[str, Any] | None:
+        """A view already built for this table version, without taking the table's lock.
+
+        A table's log and version determine what every viewer sees, and a view is only
+        ever built (under the lock) from a table whose narrator holds exactly its stored
+        inputs; `version` grows only once an input is stored. So a cached view for the
+        version just read is right even while another thread feeds the table an input
+        that is not yet stored: that input is not acknowledged yet, and the poll need not
+        wait behind its commit (most polls would otherwise queue on a busy table's lock).
+        """
+        cached = self._views.get(self._view_key(kind, opened))
+        return None if cached is None else dict(cached)
+
+    def _remember_view(self, kind: str, opened: Opened, view: dict[str, Any]) -> None:
+        if len(self._views) > 20_000:
+            self._views.clear()
+        self._views[self._view_key(kind, opened)] = view
 
     def _current(self, opened: Opened) -> Opened:
         """`opened`, with the table reloaded if it was dropped since it was opened (the
@@ -426,16 +453,10 @@ class Relay:
     def _player_view(self, opened: Opened) -> dict[str, Any]:
         """The player's view, tagged with a hash of itself (see `tagged`), cached per
         table version so that polls with nothing new cost a dictionary look-up."""
-        session = opened.session
-        link = opened.link
-        key = ("player", session.game_id, session.version, link.player, link.host, link.lang,
-               link.code)
-        cached = self._views.get(key)
+        cached = self._cached_view("player", opened)
         if cached is None:
             cached = tagged(self._build_player_view(opened))
-            if len(self._views) > 20_000:
-                self._views.clear()
-            self._views[key] = cached
+            self._remember_view("player", opened, cached)
         return dict(cached)
 
     def _build_player_view(self, opened: Opened) -> dict[str, Any]:
@@ -473,6 +494,9 @@ class Relay:
 
     def host_view(self, token: str, device: str | None) -> dict[str, Any]:
         opened = self.open(token, device, host=True)
+        cached = self._cached_view("host", opened)
+        if cached is not None:
+            return cached
         with self._lock(opened.link.game_id):
             opened = self._current(opened)
             view = self._player_view(opened)
@@ -481,7 +505,9 @@ class Relay:
             view["rating"] = narrator.config.rating()
             view["waiting"] = _waiting(narrator)
             view["next_to_pass"] = _next_to_pass(narrator)
-            return tagged(view)
+            view = tagged(view)
+            self._remember_view("host", opened, view)
+            return dict(view)
 
     def host_input(self, token: str, device: str | None, kind: str, data: dict[str, Any]
                    ) -> dict[str, Any]:

@@ -218,3 +218,54 @@ def test_a_write_that_fails_is_answered_as_failed_and_the_table_reloaded(
     assert relay.host_view(host, "dev-host")["players"] == ["Ana"]
     relay.join(code, "Ben")
     assert relay.session(game_id).narrator.config.players == ["Ana", "Ben"]
+
+
+def test_a_poll_with_nothing_new_does_not_wait_for_a_busy_table(tmp_path: Path) -> None:
+    """A phone polling while its table is being written (another input being fed and
+    committed) gets the view of the stored table at once instead of queueing behind the
+    commit; a view of a version not yet seen still waits for the table."""
+    import threading
+
+    relay = Relay(open_store(f"sqlite:///{tmp_path / 'games.db'}"))
+    code, host = relay.create_room("en")
+    token = relay.join(code, "Ana")
+    game_id = relay.game_for_code(code)
+    before = relay.player_view(token, "dev-ana")
+    host_before = relay.host_view(host, "dev-host")
+    answers: list[Any] = []
+    with relay._lock(game_id):  # another thread holds the table (feeding, committing)
+        poll = threading.Thread(target=lambda: answers.append(
+            (relay.player_view(token, "dev-ana"), relay.host_view(host, "dev-host"))))
+        poll.start()
+        poll.join(5)
+        assert answers == [(before, host_before)]
+        Relay(relay.store).join(code, "Ben")  # another process moves the table on
+        late = threading.Thread(target=lambda: answers.append(
+            relay.player_view(token, "dev-ana")))
+        late.start()
+        late.join(0.3)
+        assert late.is_alive()  # a new version is built under the table's lock
+    late.join(5)
+    assert answers[-1]["players"] == ["Ana", "Ben"]
+
+
+def test_a_server_process_quiets_the_garbage_collector(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Full cycle collections over every long-lived object were the slowest 1 % of the
+    answers under load (docs/phones-performance.md): a worker freezes what it holds once
+    built and collects young objects less often."""
+    import gc
+
+    from wolfvillage.serve import ENV_SETTINGS, GC_YOUNG_THRESHOLD, make_app
+
+    monkeypatch.setenv("WOLFVILLAGE_SECRET", "test-secret")
+    monkeypatch.setenv(ENV_SETTINGS, json.dumps(
+        {"store": f"sqlite:///{tmp_path / 'games.db'}", "alexa": False}))
+    threshold = gc.get_threshold()
+    try:
+        make_app()
+        assert gc.get_threshold()[0] == GC_YOUNG_THRESHOLD
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*threshold)

@@ -27,11 +27,13 @@ from phones.serve import lan_address
 # what the worker processes read (the factory has no arguments)
 ENV_SETTINGS = "WOLFVILLAGE_SERVE_SETTINGS"
 # granian's own runtime holds the connections; Python threads per worker. A thread waits
-# for its table's lock and for its write's commit (group commit answers a write only after
-# the fsync), and polls must not queue behind those waits: with the store's reads off the
-# write lock, 16 threads gave a third of the 99th percentile of 4 (docs/phones-performance.md).
-# granian warns about more than 2 x cores + 1 threads at start: expected, they mostly wait
-GRANIAN_THREADS = 16
+# for its table's lock and for its write's commit, so more threads hide those waits, but
+# each extra one also queues on the GIL: on the idle 2-core machine 4 threads gave a p99 of
+# 56-68 ms against 79-111 ms with 16 (with other jobs taking the cores, 16 did better:
+# docs/phones-performance.md). The box and a Pi serve far less than the benchmark's load.
+GRANIAN_THREADS = 4
+# objects allocated (minus freed) between two young collections; Python's default is 700
+GC_YOUNG_THRESHOLD = 50_000
 WAITRESS_THREADS = 16
 
 
@@ -61,9 +63,26 @@ def build_app(store_url: str | None, alexa: bool = True, verify_alexa: bool = Tr
     return app
 
 
+def quiet_garbage_collector() -> None:
+    """Fewer, cheaper pauses of Python's cycle collector in a server process.
+
+    A full collection walks every object the process holds (imported modules, cached
+    tables and views) while every request thread waits: the slowest 1 % of answers under
+    load. The objects alive once the app is built live as long as the process, so they are
+    moved out of the collector's sight (`gc.freeze`), and young collections are made rarer:
+    a request's garbage is almost all freed by reference counting anyway.
+    """
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 20)
+
+
 def make_app() -> Any:
     """The app of one worker process, from the settings `run` left in the environment."""
     settings = json.loads(os.environ.get(ENV_SETTINGS) or "{}")
+    quiet_garbage_collector()
     return build_app(settings.get("store"), alexa=settings.get("alexa", True),
                      verify_alexa=settings.get("verify_alexa", True),
                      public_url=settings.get("public_url"))
@@ -110,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from phones.serve import serve
 
+    quiet_garbage_collector()
     app = build_app(args.store, alexa=settings["alexa"], verify_alexa=settings["verify_alexa"],
                     public_url=public)
     print(f"Wolf Village is listening: http://{shown}:{args.port}/", flush=True)
