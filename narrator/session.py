@@ -9,6 +9,7 @@ imports a database; the adapters choose the store.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -19,7 +20,8 @@ from narrator.narrator import Narrator, Reply
 class LogStore(Protocol):
     def create(self, game_id: str, setup: dict[str, Any]) -> Any: ...
 
-    def append(self, game_id: str, version: int, entry: dict[str, Any]) -> int: ...
+    def extend(self, game_id: str, version: int, entries: list[dict[str, Any]], *,
+               bind: Mapping[str, str | None] | None = None) -> int: ...
 
     def load(self, game_id: str) -> Any: ...
 
@@ -28,6 +30,11 @@ class LogStore(Protocol):
     def bind(self, key: str, game_id: str | None) -> None: ...
 
     def lookup(self, key: str) -> str | None: ...
+
+
+# the pointers an accepted input makes (a joined player's private link), from the table
+# just after it: stored in the same write as the input
+Binder = Callable[["TableSession"], Mapping[str, str | None]]
 
 
 @dataclass
@@ -49,18 +56,28 @@ class TableSession:
         inputs = [input_from_json(entry) for entry in stored.entries]
         return cls(store, game_id, Narrator.restore(stored.setup, inputs), stored.version)
 
-    def handle(self, inp: Input) -> Reply:
+    def handle(self, inp: Input, bind: Binder | None = None) -> Reply:
         if self.narrator.phase == "over" and _is_new_game(inp):
             return self._next_game()
         reply = self.narrator.handle(inp)
         if reply.accepted:
-            # committed before anyone hears the answer; a conflict means another writer
-            # moved the table on, and the caller must reload (the store raises Conflict)
-            self.version = self.store.append(self.game_id, self.version, input_to_json(inp))
-            if self.narrator.phase == "over":
-                # a finished game's log is sealed (and expires on DynamoDB)
-                self.store.finish(self.game_id)
+            self.record(self.version, [inp], bind(self) if bind else None)
         return reply
+
+    def record(self, start: int, inputs: list[Input],
+               bind: Mapping[str, str | None] | None = None) -> None:
+        """Store `inputs`, which the narrator took (all accepted) after `version` `start`,
+        with the pointers they make, in one write.
+
+        Committed before anyone hears the answer; a conflict means another writer moved
+        the table on, and the caller must reload (the store raises Conflict)."""
+        if not inputs:
+            return
+        self.version = self.store.extend(self.game_id, start,
+                                         [input_to_json(inp) for inp in inputs], bind=bind)
+        if self.narrator.phase == "over":
+            # a finished game's log is sealed (and expires on DynamoDB)
+            self.store.finish(self.game_id)
 
     def cues_since(self, version: int) -> list[Any]:
         """What the table would have heard from the inputs stored after `version`.
@@ -90,9 +107,8 @@ class TableSession:
         # links and room codes name the first log: let them find the table's current one
         self.store.bind(successor_key(old_id), self.game_id)
         self.version = 0
-        for inp in lobby:
-            self.version = self.store.append(self.game_id, self.version, input_to_json(inp))
         self.narrator = fresh
+        self.record(0, lobby)
         return Reply(True, fresh.handle(Host("new_game")).cues)
 
 

@@ -14,15 +14,15 @@ import math
 import re
 import secrets
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from narrator import Heard, Host, Narrator, Tap, Tick
-from narrator.cues import input_from_json, input_to_json
+from narrator.cues import input_from_json
 from narrator.narrator import Reply
-from narrator.session import TableSession, current_log
+from narrator.session import Binder, TableSession, current_log
 from narrator.table import LANGUAGES
 from phones.codes import new_code, normalize_code
 from phones.links import Link, link_key, new_token
@@ -33,8 +33,6 @@ ROOM_KEY = "room:{code}"
 # attempt reloads the table; two server workers on one table conflict rarely and briefly)
 MAX_RETRIES = 20
 PLAYER_LINK_KEY = "plink:{game}:{player}"
-# the pointers an accepted input makes, from the table that accepted it
-Binder = Callable[[TableSession], dict[str, str | None]]
 # refuses an input (raises RelayError) on the table's state just before it is fed
 Check = Callable[[TableSession], None]
 # inputs stored by one transaction at most (DynamoDB takes 100 items in one)
@@ -61,7 +59,7 @@ class _Pending:
     done: bool = False
     # decided on a table state that was stored: a retry after a conflict leaves it alone
     settled: bool = False
-    pointers: dict[str, str | None] = field(default_factory=dict)
+    pointers: Mapping[str, str | None] = field(default_factory=dict)
     session: TableSession | None = None
     reply: Reply | None = None
     error: BaseException | None = None
@@ -369,34 +367,19 @@ class Relay:
     @staticmethod
     def _store_taken(session: TableSession, start: int, taken: list[_Pending]) -> None:
         """Store the accepted inputs of `taken` (the narrator took them after `start`) in
-        one transaction with their pointers; then all of `taken` is settled."""
+        one write with their pointers; then all of `taken` is settled."""
         accepted = [p for p in taken if p.reply is not None and p.reply.accepted]
-        if accepted:
-            pointers: dict[str, str | None] = {}
-            for pending in accepted:
-                pointers.update(pending.pointers)
-            store: Any = session.store
-            session.version = store.extend(session.game_id, start,
-                                           [input_to_json(p.inp) for p in accepted],
-                                           bind=pointers)
-            if session.narrator.phase == "over":
-                # a finished game's log is sealed (and expires on DynamoDB), as
-                # TableSession.handle does
-                session.store.finish(session.game_id)
+        pointers: dict[str, str | None] = {}
+        for pending in accepted:
+            pointers.update(pending.pointers)
+        session.record(start, [p.inp for p in accepted], pointers)
         for pending in taken:
             pending.settled, pending.session = True, session
 
     def _feed_one_by_one(self, session: TableSession, todo: list[_Pending]) -> None:
         for pending in todo:
             if self._checked(session, pending):
-                if pending.bind is None:
-                    pending.reply = session.handle(pending.inp)
-                else:
-                    pending.reply = session.narrator.handle(pending.inp)
-                    if pending.reply.accepted:
-                        pending.pointers = pending.bind(session)
-                        self._store_taken(session, session.version, [pending])
-                        continue
+                pending.reply = session.handle(pending.inp, pending.bind)
             pending.settled, pending.session = True, session
 
     def _drop(self, session: TableSession) -> None:
