@@ -423,6 +423,17 @@ def api_pass(token: str) -> Response:
 # ---------------------------------------------------------------------- the poll fast path
 
 
+# on every answer (the Flask hook below and the poll fast path send the same)
+SECURITY_HEADERS = (
+    ("Content-Security-Policy", CSP),
+    ("Referrer-Policy", "no-referrer"),
+    ("X-Content-Type-Options", "nosniff"),
+    ("X-Frame-Options", "DENY"),
+)
+# on private pages and the API: what a player may know is never cached
+PRIVATE_PAGE_HEADER = ("Cache-Control", "no-store")
+
+
 class FastPolls:
     """WSGI middleware answering the one request that makes most of the traffic, a phone's
     poll `GET /api/p/TOKEN[?since=V]`, without Flask's request dispatch (request context,
@@ -436,13 +447,7 @@ class FastPolls:
 
     PATH = re.compile(r"/api/p/([A-Za-z0-9_\-]+)")
     QUERY = re.compile(r"(?:since=([A-Za-z0-9_\-]*))?")
-    HEADERS = (
-        ("Content-Security-Policy", CSP),
-        ("Referrer-Policy", "no-referrer"),
-        ("X-Content-Type-Options", "nosniff"),
-        ("X-Frame-Options", "DENY"),
-        ("Cache-Control", "no-store"),
-    )
+    HEADERS = (*SECURITY_HEADERS, PRIVATE_PAGE_HEADER)
 
     def __init__(self, app: Flask, wsgi_app: Any) -> None:
         self.app = app
@@ -548,12 +553,9 @@ def init_app(app: Flask, relay_obj: Relay) -> None:
 
     @app.after_request
     def security_headers(response: Response) -> Response:
-        response.headers["Content-Security-Policy"] = CSP
-        response.headers["Referrer-Policy"] = "no-referrer"
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["X-Frame-Options"] = "DENY"
+        response.headers.update(SECURITY_HEADERS)
         if request.path.startswith(("/p/", "/h/", "/api/")):
-            response.headers["Cache-Control"] = "no-store"
+            response.headers.update([PRIVATE_PAGE_HEADER])
         if g.get("new_device"):
             response.set_cookie(DEVICE_COOKIE, g.device, max_age=60 * 60 * 24 * 365,
                                 httponly=True, samesite="Lax", secure=request.is_secure)
