@@ -32,9 +32,9 @@ ENV_SETTINGS = "WOLFVILLAGE_SERVE_SETTINGS"
 # 56-68 ms against 79-111 ms with 16 (with other jobs taking the cores, 16 did better:
 # docs/phones-performance.md). The box and a Pi serve far less than the benchmark's load.
 GRANIAN_THREADS = 4
+WAITRESS_THREADS = 16
 # objects allocated (minus freed) between two young collections; Python's default is 700
 GC_YOUNG_THRESHOLD = 50_000
-WAITRESS_THREADS = 16
 
 
 def default_workers() -> int:
@@ -82,10 +82,11 @@ def quiet_garbage_collector() -> None:
 def make_app() -> Any:
     """The app of one worker process, from the settings `run` left in the environment."""
     settings = json.loads(os.environ.get(ENV_SETTINGS) or "{}")
+    app = build_app(settings.get("store"), alexa=settings.get("alexa", True),
+                    verify_alexa=settings.get("verify_alexa", True),
+                    public_url=settings.get("public_url"))
     quiet_garbage_collector()
-    return build_app(settings.get("store"), alexa=settings.get("alexa", True),
-                     verify_alexa=settings.get("verify_alexa", True),
-                     public_url=settings.get("public_url"))
+    return app
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -96,8 +97,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="server processes (default: %(default)s, i.e. min(2, cores)); "
                         "1 serves with waitress, more with granian")
     parser.add_argument("--threads", type=int, default=None,
-                        help="request threads per process (default: 16 with waitress, "
-                        f"{GRANIAN_THREADS} per granian worker)")
+                        help="request threads per process (default: "
+                        f"{WAITRESS_THREADS} with waitress, {GRANIAN_THREADS} per granian worker)")
     parser.add_argument("--connections", type=int, default=4000,
                         help="open connections kept at once (every phone keeps one)")
     parser.add_argument("--public-url", default=None,
@@ -129,9 +130,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from phones.serve import serve
 
-    quiet_garbage_collector()
     app = build_app(args.store, alexa=settings["alexa"], verify_alexa=settings["verify_alexa"],
                     public_url=public)
+    quiet_garbage_collector()
     print(f"Wolf Village is listening: http://{shown}:{args.port}/", flush=True)
     serve(app, host=args.host, port=args.port, threads=args.threads or WAITRESS_THREADS,
           connections=args.connections)
