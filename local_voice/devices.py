@@ -10,11 +10,12 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import closing
 from typing import Any
 
 import numpy as np
 
-from local_voice.hearing import FRAME_BYTES, Hearing, Listening, Segmenter
+from local_voice.hearing import FRAME_BYTES, Hearing, Listening, Segmenter, hearings
 from local_voice.recognizers import SAMPLE_RATE
 from local_voice.voices import Audio
 
@@ -115,21 +116,6 @@ class Microphone:
     def hear(self, timeout: float, listening: Callable[[], Listening]) -> Hearing | None:
         """The next thing said, understood while it is said: the recogniser is fed each
         frame the VAD lets through, so at the end of speech only its last step is left."""
-        segmenter = Segmenter(trailing=self.trailing)
-        current: list[Listening] = []
-
-        def listener(pcm: bytes) -> None:
-            if not current:
-                current.append(listening())
-            current[0].feed(pcm)
-
-        def pause(quiet: bool) -> None:
-            if current:
-                current[0].pause(quiet)
-
-        segmenter.listener = listener
-        segmenter.pause = pause  # the answer is worked out while the VAD waits to be sure
-        for frame in self._frames(timeout):
-            if segmenter.feed(frame) and current:
-                return current[0].finish()
-        return None
+        heard = hearings(self._frames(timeout), listening, Segmenter(trailing=self.trailing))
+        with closing(heard):  # stops the microphone's stream as soon as one is heard
+            return next(heard, None)

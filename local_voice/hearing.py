@@ -182,12 +182,21 @@ def understand_frames(
 ) -> Iterator[Hearing]:
     """Streaming: 30 ms frames of 16 kHz audio in, one Hearing per utterance out, each
     decoded while it was spoken (the first is ready as soon as the VAD ends it)."""
-    segmenter = segmenter or Segmenter()
+    return hearings(frames, lambda: Listening(recognizer, lang, names, intents),
+                    segmenter or Segmenter(), flush=True)
+
+
+def hearings(frames: Iterable[bytes], listening: Callable[[], Listening],
+             segmenter: Segmenter, flush: bool = False) -> Iterator[Hearing]:
+    """Each utterance the segmenter finds in `frames`, understood while it is spoken: every
+    frame the VAD lets in goes to a `Listening` (a new one from `listening` per utterance),
+    and the VAD's pause hint lets it conclude during the trailing silence. With `flush`,
+    speech still going on when the frames end counts as an utterance too."""
     current: list[Listening] = []
 
     def listener(pcm: bytes) -> None:
         if not current:
-            current.append(Listening(recognizer, lang, names, intents))
+            current.append(listening())
         current[0].feed(pcm)
 
     def pause(quiet: bool) -> None:
@@ -199,7 +208,7 @@ def understand_frames(
     for frame in frames:
         if segmenter.feed(frame) and current:
             yield current.pop().finish()
-    if segmenter.flush() and current:
+    if flush and segmenter.flush() and current:
         yield current.pop().finish()
 
 
