@@ -329,7 +329,7 @@ class DynamoDBStore:
         """TransactWriteItems entries setting or removing pointers (see `bind`)."""
         items: list[dict[str, Any]] = []
         for key, game_id in pointers.items():
-            item_key = {"pk": {"S": f"PTR#{key}"}, "sk": {"S": POINTER}}
+            item_key = _pointer_key(key)
             if game_id is None:
                 items.append({"Delete": {"TableName": self.table, "Key": item_key}})
             else:
@@ -516,7 +516,7 @@ class DynamoDBStore:
 
     def bind(self, key: str, game_id: str | None) -> None:
         check_game_id(key)
-        item_key = {"pk": {"S": f"PTR#{key}"}, "sk": {"S": POINTER}}
+        item_key = _pointer_key(key)
         try:
             if game_id is None:
                 self._client.delete_item(TableName=self.table, Key=item_key)
@@ -547,7 +547,7 @@ class DynamoDBStore:
         """Set a pointer only if it still holds `expected` (None: only if unset)."""
         check_game_id(key)
         check_game_id(new)
-        item_key = {"pk": {"S": f"PTR#{key}"}, "sk": {"S": POINTER}}
+        item_key = _pointer_key(key)
         if expected is None:
             condition = "attribute_not_exists(pk)"
             values: dict[str, Any] = {}
@@ -571,7 +571,7 @@ class DynamoDBStore:
         try:
             reply = self._client.get_item(
                 TableName=self.table,
-                Key={"pk": {"S": f"PTR#{key}"}, "sk": {"S": POINTER}},
+                Key=_pointer_key(key),
                 ConsistentRead=True,
             )
         except ClientError as exc:
@@ -595,3 +595,8 @@ class DynamoDBStore:
 
     def __repr__(self) -> str:
         return f"DynamoDBStore({self.table!r})"
+
+
+def _pointer_key(key: str) -> dict[str, Any]:
+    """The DynamoDB key of pointer `key`."""
+    return {"pk": {"S": f"PTR#{key}"}, "sk": {"S": POINTER}}
