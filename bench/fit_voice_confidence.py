@@ -3,9 +3,13 @@
     .venv/bin/python bench/voice_features.py            # once, ~3 min
     .venv/bin/python bench/fit_voice_confidence.py [--rows FILE] [--wrong 0.01]
 
-The label is "the best path names the intended player (or nobody, when nobody was meant)";
-only utterances whose text the matcher understood are candidates (the others are asked
-again whatever their confidence). To see how much of it is fitting the bench, it is first
+The label is "the best path is a vote for the intended player (or for nobody, when nobody
+was meant)"; only utterances whose text the matcher understood are candidates (the others
+are asked again whatever their confidence). The threshold counts as wrong only what would
+be a wrong vote: a command that is not a vote ("repeat that" for "I'm voting for Ben") is
+not right, but accepting it counts nobody (the narrator repeats the question). Table talk
+(the dump's "talk" rows: "who wants another cup of tea") is never right, and accepting it
+as a vote is a wrong vote. To see how much of it is fitting the bench, it is first
 fitted leaving one voice out at a time (the held-out voice never seen by the fit nor by the
 threshold) and the held-out figures are summed; then fitted on all voices, which gives the
 coefficients printed for `PocketSphinxRecognizer.WEIGHTS`. The threshold is the lowest one
@@ -53,9 +57,9 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = 1.0, steps: int = 3000) -> np.
     return np.r_[raw, w[-1] - (mean * raw).sum()]
 
 
-def threshold(score: np.ndarray, right: np.ndarray, wrong_ok: int) -> float:
-    """The lowest score threshold with at most `wrong_ok` wrong answers above it."""
-    order = np.sort(score[~right])[::-1]
+def threshold(score: np.ndarray, wrong: np.ndarray, wrong_ok: int) -> float:
+    """The lowest score threshold with at most `wrong_ok` wrong votes above it."""
+    order = np.sort(score[wrong])[::-1]
     if len(order) <= wrong_ok:
         return -np.inf
     return float(order[wrong_ok]) + 1e-9
@@ -84,6 +88,8 @@ def main() -> int:
     candidates = [r for r in rows if r["intent"] and PocketSphinxRecognizer.guard(r) >= 0.5]
     x = _matrix(candidates)
     y = np.array([r["right"] for r in candidates], dtype=bool)
+    # a wrong vote if accepted (dumps from before the "vote" field: any intent counted)
+    bad_vote = np.array([r.get("vote", True) and not r["right"] for r in candidates])
     voices = sorted({r["voice"] for r in rows})
     conditions = sorted({r["condition"] for r in rows})
     totals = {c: sum(r["condition"] == c for r in rows) for c in conditions}
@@ -94,11 +100,11 @@ def main() -> int:
         n_train = sum(r["voice"] != voice for r in rows)
         w = fit(x[train], y[train].astype(float), args.l2)
         score = x @ w[:-1] + w[-1]
-        cut = threshold(score[train], y[train], int(args.wrong * n_train))
+        cut = threshold(score[train], bad_vote[train], int(args.wrong * n_train))
         for c in conditions:
             test = ~train & np.array([r["condition"] == c for r in candidates])
             taken = test & (score >= cut)
-            ok, bad = int((y & taken).sum()), int((~y & taken).sum())
+            ok, bad = int((y & taken).sum()), int((bad_vote & taken).sum())
             held[c][0] += ok
             held[c][1] += bad
             print(f"  {voice:22} {c:6} right {ok:3}  wrong {bad:2}")
@@ -108,12 +114,13 @@ def main() -> int:
               f"  wrong {100 * held[c][1] / n:4.1f} % ({held[c][1]})")
     w = fit(x, y.astype(float), args.l2)
     score = x @ w[:-1] + w[-1]
-    cut = threshold(score, y, int(args.wrong * len(rows)))
+    cut = threshold(score, bad_vote, int(args.wrong * len(rows)))
     w[-1] -= cut
     print("all voices: WEIGHTS =", "(" + ", ".join(f"{v:.4g}" for v in w) + ")")
     for c in conditions:
         test = np.array([r["condition"] == c for r in candidates])
-        ok, bad = int((y & test & (score >= cut)).sum()), int((~y & test & (score >= cut)).sum())
+        taken = test & (score >= cut)
+        ok, bad = int((y & taken).sum()), int((bad_vote & taken).sum())
         print(f"  in-sample {c:6}: right {ok} wrong {bad} of {totals[c]}")
     return 0
 

@@ -5,7 +5,8 @@
 One JSON object per utterance and condition: the voice, what was said and meant, what the
 best path read and whom it names, and `PocketSphinxRecognizer.last_features` (fit, margin,
 snr, unsaid, name_prob, utt_prob, agree, ...). bench/fit_voice_confidence.py fits the
-confidence on these rows. Same audio, same path (`understand_audio`) as the accuracy bench.
+confidence on these rows. Same audio, same path (`understand_audio`) as the accuracy bench,
+with its three conditions: votes clean, votes in babble, and table talk that is not a vote.
 """
 
 from __future__ import annotations
@@ -35,22 +36,28 @@ def _clean(value: object) -> object:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--conditions", default="clean,babble")
+    parser.add_argument("--conditions", default="clean,babble,talk")
     parser.add_argument("--out", default=str(DEFAULT_OUT))
     args = parser.parse_args()
     recognizer = make_recognizer("pocketsphinx")
     rows = []
     for condition in args.conditions.split(","):
-        for i, (kind, voice, text, player) in enumerate(va.cases(False)):
+        todo = va.talk_cases(False) if condition == "talk" else va.cases(False)
+        for i, (kind, voice, text, player) in enumerate(todo):
             clean = va.speech(kind, voice, text)
-            audio = va.padded(clean) if condition == "clean" else va.babble(clean, 1000 + i)
+            audio = (va.babble(clean, 1000 + i) if condition == "babble" else
+                     va.padded(clean))
             recognizer.last_features = {}
             heard = understand_audio(audio, recognizer, "en", va.NAMES, EXPECT["vote"])
             features = {k: _clean(v) for k, v in recognizer.last_features.items()}
             rows.append({"condition": condition, "voice": voice, "said": text,
                          "player": player, "text": heard.text, "intent": heard.intent,
                          "heard": heard.player, "confidence": heard.confidence,
-                         "right": bool(heard.intent) and heard.player == player,
+                         "vote": heard.intent in va.VOTES,
+                         # the best path is a vote for the intended player (table
+                         # talk has none: any vote it reads is wrong)
+                         "right": heard.intent in va.VOTES and heard.player == player
+                         and player != va.TALK,
                          **features})
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     with open(args.out, "w", encoding="utf-8") as handle:

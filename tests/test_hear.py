@@ -341,3 +341,61 @@ def test_speech_after_the_pause_hint_is_still_heard(tmp_path):
                                    NAMES, EXPECT["vote"], Segmenter(trailing=0.8)))
     assert len(heard) == 1, heard
     assert "tamsin" in heard[0].text, heard[0]
+
+
+def _talkers(tmp_path: Path, speech_audio: Audio) -> Audio:
+    """Two other people talking over `speech_audio`, together 10 dB below it."""
+    from tests.voice_fixtures import speech
+
+    target = padded(speech_audio.resampled(16000), 0.4, 0.4).samples.astype(np.float64)
+    noise = np.zeros_like(target)
+    for line, voice in [("why would the wolf accuse the baker, that makes no sense", "en-us+f2"),
+                        ("can we please go around the table one more time", "en-gb")]:
+        talker = speech(tmp_path, line, voice).resampled(16000).samples.astype(np.float64)
+        talker = np.resize(talker / max(float(np.sqrt(np.mean(talker**2))), 1.0), len(target))
+        noise += talker
+    loud = target[np.abs(target) > 300]
+    gain = float(np.sqrt(np.mean(loud**2))) / float(np.sqrt(np.mean(noise**2))) / 10 ** 0.5
+    return Audio(np.clip(target + gain * noise, -32768, 32767).astype(np.int16), 16000)
+
+
+def test_the_front_end_is_warped_in_a_quiet_room_and_not_when_others_talk(tmp_path):
+    """The bundled model hears a quiet room through a front end warped by WARP (vocal tract
+    length normalisation, measured in bench/voice_accuracy.py); with other people talking
+    the loudest talker's span is decoded again unwarped (NOISY_WARP), and the next quiet
+    utterance is warped again. Babble never turns into a vote for someone else."""
+    from local_voice.hearing import EXPECT, understand_audio
+    from local_voice.recognizers import PocketSphinxRecognizer
+    from tests.voice_fixtures import speech
+
+    recognizer = PocketSphinxRecognizer()
+    assert recognizer.warp == PocketSphinxRecognizer.WARP != 1.0
+    vote = speech(tmp_path, "I vote for Tamsin", "en-us+m3")
+
+    def heard(audio: Audio) -> tuple[str | None, float, str]:
+        hearing = understand_audio(audio, recognizer, "en", NAMES, EXPECT["vote"])
+        return hearing.player, hearing.confidence, recognizer.decoder.config["warp_params"]
+
+    player, confidence, warp = heard(padded(vote, 0.4, 0.4))
+    assert (player, warp) == ("Tamsin", f"{PocketSphinxRecognizer.WARP:g}")
+    assert confidence >= 0.5
+    player, confidence, warp = heard(_talkers(tmp_path, vote))
+    assert warp == f"{PocketSphinxRecognizer.NOISY_WARP:g}"
+    assert player == "Tamsin" or confidence < 0.5, (player, confidence)
+    player, confidence, warp = heard(padded(vote, 0.4, 0.4))
+    assert (player, warp) == ("Tamsin", f"{PocketSphinxRecognizer.WARP:g}")
+    assert confidence >= 0.5
+
+
+def test_another_pocketsphinx_model_folder_is_decoded_unwarped():
+    """The warps were measured for the bundled en-US model only."""
+    from pathlib import Path as _Path
+
+    from pocketsphinx import get_model_path
+
+    from local_voice.recognizers import PocketSphinxRecognizer
+
+    recognizer = PocketSphinxRecognizer(str(_Path(get_model_path()) / "en-us"))
+    assert recognizer.warp == recognizer.noisy_warp == 1.0
+    assert recognizer.decoder.config["warp_params"] == "1"
+    assert recognizer.loop.config["warp_params"] == "1"
