@@ -399,3 +399,22 @@ def test_another_pocketsphinx_model_folder_is_decoded_unwarped():
     assert recognizer.warp == recognizer.noisy_warp == 1.0
     assert recognizer.decoder.config["warp_params"] == "1"
     assert recognizer.loop.config["warp_params"] == "1"
+
+
+@pytest.mark.parametrize("speaker", ["piper", *ESPEAK_SPEAKERS])
+def test_table_talk_with_the_room_around_it_is_never_a_confident_vote(tmp_path, speaker):
+    """What is said at the table that is not a vote, cut as the microphone cuts it (the
+    room's silence before and after), is never taken for a vote: the grammar can only read
+    it as one ("the weather is lovely today" as "eliminate number three"), so the
+    confidence must say it was not heard well."""
+    from local_voice.hearing import EXPECT, understand_audio
+    from local_voice.recognizers import PocketSphinxRecognizer
+    from tests.voice_fixtures import speech
+
+    recognizer = PocketSphinxRecognizer()
+    for line in ("the weather is lovely today", "who wants another cup of tea",
+                 "I think it is my turn to shuffle"):
+        audio = padded(speech(tmp_path, line, speaker).resampled(16000), 0.3, 0.5)
+        hearing = understand_audio(audio, recognizer, "en", NAMES, EXPECT["vote"])
+        counted = hearing.intent in EXPECT["vote"] and hearing.confidence >= 0.5
+        assert not counted, (line, hearing)
