@@ -10,7 +10,9 @@
   reading that means something else, the lattice's posteriors, how many of the n-best
   readings agree, the utterance's signal-to-noise ratio (other talkers) and how much of
   the speech the path had to call silence. With other people talking, only the loudest
-  talker's span is decoded (`Utterance.speech_span`).
+  talker's span is decoded (`Utterance.speech_span`), the steady chatter gated out first
+  (`local_voice.denoise`), through an unwarped front end (quiet rooms are heard through
+  a warped one: `PocketSphinxRecognizer.WARP`).
 - Vosk: any language Vosk has a model for (a folder). The grammar becomes a phrase list;
   names missing from the model's vocabulary are reported at set-up and fall back to seat
   numbers and phonetic matching.
@@ -119,13 +121,13 @@ class PocketSphinxRecognizer:
     # things (every path fits babble worse).
     # bench/fit_voice_confidence.py --wrong 0.003 --l2 10 --noisy no (held out by voice:
     # 64.9 % right, 0.5 % wrong, clean; 2 of 48 lines of table talk taken for a vote) and
-    # --wrong 0.006 --noisy yes (3.8 % / 1.5 %, babble)
+    # --wrong 0.006 --l2 10 --noisy yes (4.1 % / 0.6 %, babble)
     WEIGHTS: ClassVar[tuple[float, ...]] = (
         0.05607, 0.1045, 1.194, -0.02884, -12.48, 0.3296, 0.178, -0.5668, 1.081, -0.1006,
         -0.8495, 1.789, -0.3417)
     NOISY_WEIGHTS: ClassVar[tuple[float, ...]] = (
-        0.0117, 0.01668, 1.633, -0.002423, -6.747, 2.92, -1.174, -1.175, 0.09505, 0.04335,
-        0.9234, -0.6972, -3.065)
+        -0.03193, 0.05647, 0.8598, -0.08147, -0.09683, 1.979, 0.4476, -0.6204, 1.573,
+        -0.1319, 0.2152, 0.9786, -2.47)
     # guards the regression was not fitted to see: a path that had to call a fifth of
     # the speech silence (a sentence outside the grammar), or that fits far worse than
     # the phone loop (noise), is never sure
@@ -403,8 +405,9 @@ class Utterance:
             self._ended = True
         if span is not None:
             # decoded again over the talker's own span only (in babble the streamed pass
-            # is thrown away: a second search, but only when other people are talking)
-            pcm = b"".join(self._whole)[span[0] * self.FRAME : span[1] * self.FRAME]
+            # is thrown away: a second search, but only when other people are talking),
+            # the chatter gated out first, the whole utterance as its noise sample
+            pcm = self._gated()[span[0] * self.FRAME : span[1] * self.FRAME]
             self._skip = span[0]
             self._batch(pcm, owner.noisy_warp)
         elif (self.batch or self._dirty) and self._whole:
@@ -433,6 +436,16 @@ class Utterance:
                                "name_prob": name_prob, "utt_prob": utt_prob, "agree": agree,
                                "words": len(text.split()), "phone_fit": phone_fit}
         return Recognized(text, owner.confidence(owner.last_features))
+
+    def _gated(self) -> bytes:
+        """The whole utterance with the steady babble gated out (local_voice.denoise)."""
+        import numpy as np
+
+        from local_voice.denoise import spectral_gate
+
+        samples = np.frombuffer(b"".join(self._whole), dtype=np.int16)
+        gated = spectral_gate(samples, SAMPLE_RATE)
+        return np.clip(np.round(gated), -32768, 32767).astype(np.int16).tobytes()
 
     def _posteriors(self, players: frozenset[str]) -> tuple[float, float]:
         """The lattice's posterior probability of the heard name (or, naming nobody, of its
