@@ -1,6 +1,7 @@
 """How well the box understands spoken votes: right / asked again / wrong, clean and in babble.
 
     .venv/bin/python bench/voice_accuracy.py [--quick] [--conditions clean,babble,talk] [--stream]
+        [--engine vosk --model DIR]
 
 20 players (half of the names outside the English dictionary), said the ways people vote
 ("I vote for Tamsin", "Tamsin", "my vote goes to Tamsin", "nobody", "skip"...) by voices the
@@ -220,6 +221,9 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="fewer phrases per voice")
     parser.add_argument("--conditions", default="clean,babble,talk")
     parser.add_argument("--show", action="store_true", help="print every miss")
+    parser.add_argument("--engine", default="pocketsphinx", help="pocketsphinx or vosk")
+    parser.add_argument("--model", default=None,
+                        help="a model folder (a Vosk English model for --engine vosk)")
     parser.add_argument("--stream", action="store_true",
                         help="the box's live path instead of a recording's: 30 ms frames "
                         "through the VAD into the streaming recogniser (decoded while "
@@ -232,7 +236,11 @@ def main() -> int:
     conditions = args.conditions.split(",")
     todo = cases(args.quick)
     t0 = time.perf_counter()
-    recognizer = make_recognizer("pocketsphinx")
+    try:
+        recognizer = make_recognizer(args.engine, args.model)
+    except (ValueError, OSError) as problem:
+        print(f"cannot start the recogniser: {problem}")
+        return 2
     prepared: dict[str, list[tuple[Audio, str, str | None]]] = {c: [] for c in conditions}
     for i, (kind, voice, text, player) in enumerate(todo):
         clean = speech(kind, voice, text)
