@@ -133,5 +133,8 @@ def _is_new_game(inp: Input) -> bool:
 
 
 def new_log_id() -> str:
-    # the same shape as store.new_game_id; the narrator does not import the store
-    return secrets.token_urlsafe(12)
+    # the same shape as store.new_game_id (never a leading "-": it goes on command lines);
+    # the narrator does not import the store
+    while (log_id := secrets.token_urlsafe(12)).startswith("-"):
+        pass
+    return log_id

@@ -26,7 +26,7 @@ from narrator.session import Binder, TableSession, current_log
 from narrator.table import LANGUAGES
 from phones.codes import new_code, normalize_code
 from phones.links import Link, link_key, new_token
-from store import StoreError
+from store import StoreError, new_game_id
 
 ROOM_KEY = "room:{code}"
 # writes from other processes that may overtake one input before it is given up (each
@@ -92,7 +92,7 @@ class Relay:
             raise RelayError("unknown_language")
         code = new_code(lambda c: self.store.lookup(ROOM_KEY.format(code=c)) is not None)
         narrator = Narrator(lang, seed=secrets.randbelow(2**31), call_pause=self.call_pause)
-        game_id = secrets.token_urlsafe(12)
+        game_id = new_game_id()
         token = new_token()
         link = Link(code, game_id, None, host=True, lang=lang)
         # TableSession.create, with the room's three pointers in the same transaction: one

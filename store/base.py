@@ -93,8 +93,12 @@ class GameStore(Protocol):
 
 
 def new_game_id() -> str:
-    """A random, URL-safe id (96 bits): safe to put in a phone link or a DynamoDB key."""
-    return secrets.token_urlsafe(12)
+    """A random, URL-safe id (96 bits): safe to put in a phone link or a DynamoDB key, and
+    on a command line: it never starts with "-", which `--game ID` would read as an option
+    (one id in 64 did, and `wolfvillage console --game -x...` could not resume it)."""
+    while (game_id := secrets.token_urlsafe(12)).startswith("-"):
+        pass
+    return game_id
 
 
 def dump_document(doc: dict[str, Any], what: str) -> str:

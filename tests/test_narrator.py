@@ -524,3 +524,13 @@ def test_listen_names_are_the_living_players():
     listen = n.listening()
     assert isinstance(listen, Listen)
     assert set(listen.names) == set(n.game.alive_names())
+
+
+def test_new_log_ids_never_start_with_a_dash():
+    """A table's id goes on command lines (`wolfvillage console --game ID`), where a
+    leading "-" would be read as an option: one random id in 64 used to start with one."""
+    from narrator.session import new_log_id
+
+    ids = {new_log_id() for _ in range(3000)}
+    assert len(ids) == 3000
+    assert not any(i.startswith("-") for i in ids)

@@ -628,6 +628,8 @@ def test_new_game_ids_are_random_and_url_safe() -> None:
     assert len(ids) == 2000
     allowed = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
     assert all(len(i) == 16 and set(i) <= allowed for i in ids)
+    # never a leading "-": `wolfvillage console --game ID` would read it as an option
+    assert not any(i.startswith("-") for i in ids)
 
 
 def test_both_stores_satisfy_the_protocol(store: GameStore) -> None:

@@ -202,7 +202,7 @@ def run(args: argparse.Namespace, stdin: TextIO = sys.stdin, out: TextIO = sys.s
             session = TableSession.create(store, new_game_id(), narrator)
             console = Console(session, out, args.phones)
             print(
-                f"(game {session.game_id}: resume it with --game {session.game_id})",
+                f"(game {session.game_id}: resume it with --game={session.game_id})",
                 file=sys.stderr,
             )
             for inp in setup_inputs(args):
