@@ -90,18 +90,23 @@ class Relay:
         """A new room: its code and the host's private link token."""
         if lang not in LANGUAGES:
             raise RelayError("unknown_language")
-        code = new_code(lambda c: self.store.lookup(ROOM_KEY.format(code=c)) is not None)
         narrator = Narrator(lang, seed=secrets.randbelow(2**31), call_pause=self.call_pause)
         game_id = new_game_id()
+        # the code is claimed, not looked up and then bound: of two workers that draw the
+        # same free code at once, exactly one gets it (a look-up then a bind let the second
+        # silently take the first one's room over)
+        code = new_code(lambda c: not self.store.swap(ROOM_KEY.format(code=c), None, game_id))
         token = new_token()
         link = Link(code, game_id, None, host=True, lang=lang)
-        # TableSession.create, with the room's three pointers in the same transaction: one
-        # commit instead of four, and no room code pointing at a game that was never stored
-        self.store.create(game_id, narrator.setup_doc(), bind={
-            ROOM_KEY.format(code=code): game_id,
-            f"code:{game_id}": code,
-            link_key(token): link.to_text(),
-        })
+        # TableSession.create, with the room's two other pointers in the same transaction
+        try:
+            self.store.create(game_id, narrator.setup_doc(), bind={
+                f"code:{game_id}": code,
+                link_key(token): link.to_text(),
+            })
+        except BaseException:
+            self.store.bind(ROOM_KEY.format(code=code), None)  # no code for a lost game
+            raise
         session = TableSession(self.store, game_id, narrator, 0)
         with self._guard:
             self._sessions[game_id] = session

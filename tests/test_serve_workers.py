@@ -144,14 +144,16 @@ def counted_writes(relay: Relay, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return writes
 
 
-def test_a_room_and_a_join_are_one_write_each(tmp_path: Path,
+def test_a_room_is_two_writes_and_a_join_one(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     relay = Relay(open_store(f"sqlite:///{tmp_path / 'games.db'}"))
     writes = counted_writes(relay, monkeypatch)
     code, host = relay.create_room("en")
-    assert len(writes) == 1  # the game, its room code and the host's link
+    # the room code claimed on its own (test_two_workers_never_give_out_the_same_room_code),
+    # then the game with its other pointers (the code's owner, the host's link)
+    assert len(writes) == 2
     token = relay.join(code, "Ana")
-    assert len(writes) == 2  # the join and the player's link, together
+    assert len(writes) == 3  # the join and the player's link, together
     game_id = relay.game_for_code(code)
     fresh = Relay(relay.store)
     assert fresh.player_view(token, "dev-ana")["me"] == "Ana"
@@ -269,3 +271,40 @@ def test_a_server_process_quiets_the_garbage_collector(
     finally:
         gc.unfreeze()
         gc.set_threshold(*threshold)
+
+
+def test_two_workers_never_give_out_the_same_room_code(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rooms created at the same time through two relays over one file (two workers),
+    with only 16 codes to draw from so that both draw the same free code again and again:
+    each room gets a code of its own that leads to its own game, never one the other
+    worker bound a moment before."""
+    import threading
+
+    import phones.codes
+
+    monkeypatch.setattr(phones.codes, "ALPHABET", "BC")  # 2 letters x 4: 16 codes
+    a, b = two_relays(tmp_path)
+    made: list[tuple[str, str, Relay]] = []
+    start = threading.Barrier(8)
+
+    def create(relay: Relay) -> None:
+        start.wait()
+        for _ in range(2):
+            code, host = relay.create_room("en")
+            made.append((code, host, relay))
+
+    threads = [threading.Thread(target=create, args=(r,)) for r in (a, b) * 4]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    codes = [code for code, _, _ in made]
+    assert len(codes) == 16 and len(set(codes)) == 16, sorted(codes)
+    from phones.links import Link, link_key
+
+    for code, host, relay in made:
+        game_id = a.game_for_code(code)
+        assert b.game_for_code(code) == game_id
+        assert Link.from_text(a.store.lookup(link_key(host))).game_id == game_id
+        assert relay.host_view(host, "host-device")["room"] == code
