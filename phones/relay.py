@@ -26,9 +26,10 @@ from narrator.session import Binder, TableSession, current_log
 from narrator.table import LANGUAGES
 from phones.codes import new_code, normalize_code
 from phones.links import Link, link_key, new_token
-from store import StoreError, new_game_id
+from store import PointerTaken, StoreError, new_game_id
 
 ROOM_KEY = "room:{code}"
+CLAIM_ATTEMPTS = 50  # draws of a room code that another worker took in the same instant
 # writes from other processes that may overtake one input before it is given up (each
 # attempt reloads the table; two server workers on one table conflict rarely and briefly)
 MAX_RETRIES = 20
@@ -92,21 +93,27 @@ class Relay:
             raise RelayError("unknown_language")
         narrator = Narrator(lang, seed=secrets.randbelow(2**31), call_pause=self.call_pause)
         game_id = new_game_id()
-        # the code is claimed, not looked up and then bound: of two workers that draw the
-        # same free code at once, exactly one gets it (a look-up then a bind let the second
-        # silently take the first one's room over)
-        code = new_code(lambda c: not self.store.swap(ROOM_KEY.format(code=c), None, game_id))
         token = new_token()
-        link = Link(code, game_id, None, host=True, lang=lang)
-        # TableSession.create, with the room's two other pointers in the same transaction
-        try:
-            self.store.create(game_id, narrator.setup_doc(), bind={
-                f"code:{game_id}": code,
-                link_key(token): link.to_text(),
-            })
-        except BaseException:
-            self.store.bind(ROOM_KEY.format(code=code), None)  # no code for a lost game
-            raise
+        # TableSession.create, with the room's three pointers in the same transaction: one
+        # commit, and no room code pointing at a game that was never stored. The code is
+        # claimed by that write (not only looked up first): of two workers that draw the
+        # same free code at once, exactly one stores its room, the other draws again (a
+        # look-up then a bind let the second silently take the first one's room over).
+        for _ in range(CLAIM_ATTEMPTS):
+            code = new_code(lambda c: self.store.lookup(ROOM_KEY.format(code=c)) is not None)
+            link = Link(code, game_id, None, host=True, lang=lang)
+            room = ROOM_KEY.format(code=code)
+            try:
+                self.store.create(game_id, narrator.setup_doc(), claim={room}, bind={
+                    room: game_id,
+                    f"code:{game_id}": code,
+                    link_key(token): link.to_text(),
+                })
+                break
+            except PointerTaken:
+                continue
+        else:
+            raise RelayError("no_free_room", 503)
         session = TableSession(self.store, game_id, narrator, 0)
         with self._guard:
             self._sessions[game_id] = session

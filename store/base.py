@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -48,6 +48,10 @@ class Conflict(StoreError):
     """The game moved on since the caller read it: reload, decide again, retry."""
 
 
+class PointerTaken(StoreError):
+    """`create` was told to claim a pointer (`claim`) that already points somewhere."""
+
+
 class GameFinished(StoreError):
     """The game's log is sealed by `finish`; nothing more can be appended or changed.
 
@@ -60,8 +64,11 @@ class GameStore(Protocol):
     # `bind`: pointers set (a str) or removed (None) in the same transaction as the write,
     # so a caller that must store a game change and the pointers that name it (a player's
     # join and their private link) pays one commit, and never leaves one without the other
+    # `claim`: keys of `bind` that must be unset: if one is taken, PointerTaken and nothing
+    # is written (a room code: of two workers that draw the same one, exactly one gets it)
     def create(self, game_id: str, setup: dict[str, Any], *,
-               bind: Pointers | None = None) -> StoredGame: ...
+               bind: Pointers | None = None,
+               claim: Collection[str] = ()) -> StoredGame: ...
 
     def append(self, game_id: str, version: int, entry: dict[str, Any], *,
                bind: Pointers | None = None) -> int: ...
@@ -133,6 +140,15 @@ def check_pointers(bind: Pointers | None) -> dict[str, str | None]:
         if value is not None:
             check_game_id(value)
     return pointers
+
+
+def check_claims(pointers: dict[str, str | None], claim: Collection[str]) -> set[str]:
+    """The keys `create` must find unset: each one also set (not removed) by its `bind`."""
+    claimed = set(claim)
+    for key in claimed:
+        if pointers.get(key) is None:
+            raise ValueError(f"a claimed pointer must be set by the same write: {key!r}")
+    return claimed
 
 
 def check_version(version: int) -> None:

@@ -17,7 +17,7 @@ so a retried request whose first attempt did commit does not turn into a false C
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import Any
 
 from botocore.exceptions import ClientError
@@ -29,8 +29,10 @@ from .base import (
     GameFinished,
     GameNotFound,
     Pointers,
+    PointerTaken,
     StoredGame,
     StoreError,
+    check_claims,
     check_game_id,
     check_pointers,
     check_version,
@@ -222,10 +224,12 @@ class DynamoDBStore:
     # -- games ------------------------------------------------------------------------------
 
     def create(self, game_id: str, setup: dict[str, Any], *,
-               bind: Pointers | None = None) -> StoredGame:
+               bind: Pointers | None = None,
+               claim: Collection[str] = ()) -> StoredGame:
         check_game_id(game_id)
         text = dump_document(setup, "setup")
         pointers = check_pointers(bind)
+        claimed = check_claims(pointers, claim)
         now = self._clock()
         item = {
             **self._meta_key(game_id),
@@ -245,9 +249,12 @@ class DynamoDBStore:
         try:
             if pointers:
                 # one transaction: the game and the pointers naming it, or neither
-                self._client.transact_write_items(
-                    TransactItems=[{"Put": put}, *self._pointer_items(pointers)]
-                )
+                items = self._pointer_items(pointers)
+                for key, item in zip(pointers, items, strict=True):
+                    if key in claimed:  # only if unset: a taken one cancels the whole write
+                        item["Put"]["ConditionExpression"] = "attribute_not_exists(#pk)"
+                        item["Put"]["ExpressionAttributeNames"] = {"#pk": "pk"}
+                self._client.transact_write_items(TransactItems=[{"Put": put}, *items])
             else:
                 self._client.put_item(**put)
         except ClientError as exc:
@@ -258,6 +265,9 @@ class DynamoDBStore:
                     code == "TransactionCanceledException"
                     and reasons[:1] == ["ConditionalCheckFailed"]):
                 raise GameExists(game_id) from None
+            if code == "TransactionCanceledException" and "ConditionalCheckFailed" in reasons:
+                taken = list(pointers)[reasons.index("ConditionalCheckFailed") - 1]
+                raise PointerTaken(taken) from None
             if code == "TransactionCanceledException" and "TransactionConflict" in reasons:
                 raise StoreError(f"{game_id}: a pointer was being written by another "
                                  "transaction") from None

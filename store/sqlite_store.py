@@ -38,7 +38,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,8 +51,10 @@ from .base import (
     GameFinished,
     GameNotFound,
     Pointers,
+    PointerTaken,
     StoredGame,
     StoreError,
+    check_claims,
     check_game_id,
     check_pointers,
     check_version,
@@ -357,10 +359,12 @@ class SQLiteStore:
     # -- games ------------------------------------------------------------------------------
 
     def create(self, game_id: str, setup: dict[str, Any], *,
-               bind: Pointers | None = None) -> StoredGame:
+               bind: Pointers | None = None,
+               claim: Collection[str] = ()) -> StoredGame:
         check_game_id(game_id)
         text = dump_document(setup, "setup")
         pointers = check_pointers(bind)
+        claimed = check_claims(pointers, claim)
         now = self._clock()
 
         def insert(c: sqlite3.Cursor) -> None:
@@ -372,7 +376,13 @@ class SQLiteStore:
                 )
             except sqlite3.IntegrityError:
                 raise GameExists(game_id) from None
-            self._point(c, pointers)
+            for key in claimed:  # a plain insert: a taken key fails, the savepoint undoes all
+                try:
+                    c.execute("INSERT INTO pointers (key, game_id) VALUES (?, ?)",
+                              (key, pointers[key]))
+                except sqlite3.IntegrityError:
+                    raise PointerTaken(key) from None
+            self._point(c, {k: v for k, v in pointers.items() if k not in claimed})
 
         self._write(insert)
         return StoredGame(game_id, load_document(text), [], 0, False, now, now)

@@ -28,6 +28,7 @@ from store import (
     GameFinished,
     GameNotFound,
     GameStore,
+    PointerTaken,
     StoredGame,
     StoreError,
     new_game_id,
@@ -882,3 +883,29 @@ def test_sqlite_the_wal_starts_over_while_writes_never_pause(tmp_path: Path) -> 
     store.close()
     # measured: 25.6 MB with no checkpoint at all, 4.2 MB with SQLite's (every 1,000 pages)
     assert wal < 8_000_000, wal
+
+
+def test_create_claims_a_pointer_only_if_it_is_unset(store: GameStore) -> None:
+    """A room code is claimed by the write that creates its game: a second game claiming
+    the same code is refused whole (no game, none of its pointers), the first keeps it."""
+    store.create("g1", SETUP, bind={"room:BCDF": "g1", "code:g1": "BCDF"},
+                 claim={"room:BCDF"})
+    with pytest.raises(PointerTaken):
+        store.create("g2", SETUP, bind={"code:g2": "BCDF", "room:BCDF": "g2"},
+                     claim={"room:BCDF"})
+    assert store.lookup("room:BCDF") == "g1"
+    assert store.lookup("code:g2") is None
+    with pytest.raises(GameNotFound):
+        store.load("g2")
+    store.create("g2", SETUP, bind={"room:CDFG": "g2"}, claim=["room:CDFG"])  # a free one
+    assert store.lookup("room:CDFG") == "g2"
+    # pointers not claimed are still set whatever they held
+    store.create("g3", SETUP, bind={"room:CDFG": "g3"})
+    assert store.lookup("room:CDFG") == "g3"
+
+
+def test_a_claim_must_be_set_by_the_same_write(store: GameStore) -> None:
+    with pytest.raises(ValueError, match="claimed"):
+        store.create("g1", SETUP, bind={"code:g1": "BCDF"}, claim={"room:BCDF"})
+    with pytest.raises(GameNotFound):
+        store.load("g1")
