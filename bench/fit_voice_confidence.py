@@ -88,8 +88,7 @@ def main() -> int:
     candidates = [r for r in rows if r["intent"] and PocketSphinxRecognizer.guard(r) >= 0.5]
     x = _matrix(candidates)
     y = np.array([r["right"] for r in candidates], dtype=bool)
-    # a wrong vote if accepted (dumps from before the "vote" field: any intent counted)
-    bad_vote = np.array([r.get("vote", True) and not r["right"] for r in candidates])
+    bad_vote = np.array([r["vote"] and not r["right"] for r in candidates])  # if accepted
     voices = sorted({r["voice"] for r in rows})
     conditions = sorted({r["condition"] for r in rows})
     totals = {c: sum(r["condition"] == c for r in rows) for c in conditions}

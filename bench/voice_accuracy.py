@@ -175,13 +175,19 @@ def padded(clean: Audio) -> Audio:
     return Audio(np.concatenate([pad, clean.samples, pad]), RATE)
 
 
+def reads_right(heard: Hearing, player: str | None) -> bool:
+    """The reading is a vote for the intended player, whatever its confidence (table talk
+    has no intended player: any vote read into it is wrong)."""
+    return heard.intent in VOTES and heard.player == player and player != TALK
+
+
 def judge(heard: Hearing, player: str | None) -> str:
     """right / asked / other / wrong, as in the module's docstring."""
     if heard.intent is None or heard.confidence < THRESHOLD:
         return "asked"
     if heard.intent not in VOTES:
         return "other"
-    return "right" if heard.player == player and player != TALK else "wrong"
+    return "right" if reads_right(heard, player) else "wrong"
 
 
 def streamed(audio: Audio, recognizer: object) -> Hearing:

@@ -54,10 +54,7 @@ def main() -> int:
                          "player": player, "text": heard.text, "intent": heard.intent,
                          "heard": heard.player, "confidence": heard.confidence,
                          "vote": heard.intent in va.VOTES,
-                         # the best path is a vote for the intended player (table
-                         # talk has none: any vote it reads is wrong)
-                         "right": heard.intent in va.VOTES and heard.player == player
-                         and player != va.TALK,
+                         "right": va.reads_right(heard, player),
                          **features})
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     with open(args.out, "w", encoding="utf-8") as handle:

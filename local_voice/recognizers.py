@@ -469,8 +469,7 @@ class Utterance:
         loud = energy >= 0.1 * np.percentile(energy, 95)
         filler = np.zeros(len(energy), dtype=bool)
         for seg in self.owner.decoder.seg():
-            word = seg.word
-            if word.startswith(("<", "[")) or word == "SIL":
+            if _is_filler(seg.word):
                 filler[max(seg.start_frame, 0) : seg.end_frame + 1] = True
         return float((loud & filler).sum() / max(loud.sum(), 1))
 
@@ -496,9 +495,8 @@ class Utterance:
         decoder = self.owner.decoder
         said: list[str] = []
         for seg in decoder.seg():
-            if seg.word.startswith(("<", "[")) or seg.word == "SIL":
-                continue
-            said += (decoder.lookup_word(seg.word) or "").split()
+            if not _is_filler(seg.word):
+                said += (decoder.lookup_word(seg.word) or "").split()
         if not said:
             return None
         heard = [s.word for s in self.owner.loop.seg() if s.word != "SIL"]
@@ -550,6 +548,11 @@ def confidence_inputs(features: dict) -> list[float]:
         min(10.0, get("frames") / 100.0),
         max(-1.0, get("phone_fit")),
     ]
+
+
+def _is_filler(word: str) -> bool:
+    """Silence or a filler on a path (<s>, </s>, <sil>, [NOISE], SIL), not a word."""
+    return word.startswith(("<", "[")) or word == "SIL"
 
 
 def _warp_settings(warp: float) -> dict[str, str]:
