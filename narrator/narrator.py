@@ -19,6 +19,7 @@ from narrator import lines
 from narrator.cues import Clock, Cue, Heard, Host, Input, Listen, Pause, Say, Show, Tap, Tick, Wait
 from narrator.table import CLOCKS, LANGUAGES, PROTOCOLS, TableConfig
 from rules.core import TABLE, Refused, SetupError
+from rules.names import name_problem, same_name
 from rules.replay import start as start_game
 from rules.wolf_village.knowledge import private_knowledge, public_knowledge
 from rules.wolf_village.options import NIGHT_MODES, Options
@@ -190,10 +191,9 @@ class Narrator:
         cfg = self.config
         if command in ("join", "host_plays"):
             name = arg.strip() if isinstance(arg, str) else ""
-            if not name or len(name) > 24 or name.casefold() == TABLE:
-                return self._refuse("bad_name")
-            if cfg.find(name):
-                return self._refuse("name_taken", name=cfg.find(name))
+            problem = name_problem(name, cfg.players)
+            if problem is not None:
+                return self._refuse(problem, name=same_name(name, cfg.players) or name)
             if cfg.is_full():
                 return self._refuse("table_full", count=MAX_PLAYERS)
             cfg.players.append(name)

@@ -75,6 +75,9 @@ class Game(Protocol):
 
     def legal_targets(self, actor: str, verb: str) -> list[Any]: ...
 
+    # Also: roles_as_dealt(), alive_names(), events, winner, winners, and optionally
+    # replay_fields() -> dict of ruleset-specific fields for `wolfvillage replay`.
+
 
 @dataclass(frozen=True)
 class Ruleset:

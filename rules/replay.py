@@ -62,7 +62,7 @@ def replay(doc: Any) -> dict[str, Any]:
         }
     else:
         error = apply_all(game, actions)
-    return {
+    out = {
         "roles": game.roles_as_dealt(),
         "events": game.events,
         "alive": game.alive_names(),
@@ -71,3 +71,8 @@ def replay(doc: Any) -> dict[str, Any]:
         "winners": list(game.winners),
         "error": error,
     }
+    # a ruleset may add fields of its own (One Night: each player's card and the centre)
+    extra = getattr(game, "replay_fields", None)
+    if extra is not None:
+        out.update(extra())
+    return out

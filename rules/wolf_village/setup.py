@@ -7,7 +7,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from rules.core import TABLE, SetupError
+from rules.core import SetupError
+from rules.names import validate_names as shared_validate_names
 from rules.wolf_village.options import Options, build_options
 from rules.wolf_village.presets import MAX_PLAYERS, MIN_PLAYERS, preset
 from rules.wolf_village.roles import ROLES, WOLVES
@@ -23,23 +24,7 @@ class Setup:
 
 
 def validate_names(names: list[Any]) -> tuple[str, ...]:
-    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise SetupError(
-            f"Wolf Village is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}"
-        )
-    seen: set[str] = set()
-    for name in names:
-        if not isinstance(name, str) or not name.strip():
-            raise SetupError(f"a player's name must be a non-empty text, not {name!r}")
-        if name.strip() != name:
-            raise SetupError(f"the name {name!r} has spaces around it")
-        folded = name.casefold()
-        if folded == TABLE:
-            raise SetupError(f"{name!r} is reserved for the whole table; choose another name")
-        if folded in seen:
-            raise SetupError(f"two players are called {name!r}")
-        seen.add(folded)
-    return tuple(names)
+    return shared_validate_names(names, MIN_PLAYERS, MAX_PLAYERS, "Wolf Village")
 
 
 def validate_deck(deck: dict[str, int], players: int) -> None:
