@@ -125,7 +125,7 @@ def test_entries_are_nfc_one_per_line_without_blank_or_padded_lines(lang: str, l
     assert not raw.startswith(b"\xef\xbb\xbf"), "no byte-order mark"
     assert b"\r" not in raw, "Unix line ends"
     text = raw.decode("utf-8")
-    assert unicodedata.is_normalized("NFC", text)
+    assert unicodedata.is_normalized("NFC", text), f"{lang}/{level}.txt is not Unicode NFC"
     for number, entry in enumerate(entries(lang, level), start=1):
         assert entry, f"{lang}/{level}.txt line {number} is blank"
         assert entry == entry.strip(), f"{lang}/{level}.txt line {number} is padded: {entry!r}"
@@ -167,7 +167,7 @@ def test_entries_have_no_article_in_front(lang: str, level: str) -> None:
 def test_entries_are_cased_as_the_language_writes_common_nouns(lang: str, level: str) -> None:
     if lang == "de":
         # German capitalises every noun, so every entry starts with a capital.
-        bad = [entry for entry in entries(lang, level) if not entry[0].isupper()]
+        bad = [entry for entry in entries(lang, level) if not entry[:1].isupper()]
     else:
         bad = [entry for entry in entries(lang, level) if entry != entry.lower()]
     assert not bad, f"{lang}/{level}.txt: wrong case: {bad}"
