@@ -78,7 +78,8 @@ class Console:
             elif isinstance(cue, Pause):
                 print(f"(… {cue.seconds:g} s …)", file=self.out)
             elif isinstance(cue, Wait):
-                print(f"(waiting on the phones of {', '.join(cue.players)})", file=self.out)
+                # never who: at night that would name the roles being called
+                print("(… the phones …)", file=self.out)
             elif isinstance(cue, Clock) and cue.action == "start":
                 print(f"(debate clock {cue.seconds // 60}:{cue.seconds % 60:02d})", file=self.out)
             elif isinstance(cue, Show) and self.show_phones:
