@@ -211,15 +211,14 @@ class OneNightGame:
         if roles and not any(r in self.deck for r in roles):
             raise Refused(f"there is no {' or '.join(roles)} in this game")
         expected = self.pending_by.get(s)
-        if expected is None:
-            raise Refused(self._not_now(s, actor, verb))
-        if expected[0] != verb:
-            raise Refused(f"{actor} must {expected[0]} now, not {verb}")
+        if expected is None or expected[0] != verb:
+            raise Refused(self._not_now(s, actor, verb, expected))
         mark = len(self.events)
         self._handlers[verb](s, expected[1], target)
         return self.events[mark:]
 
-    def _not_now(self, s: int, actor: str, verb: str) -> str:
+    def _not_now(self, s: int, actor: str, verb: str,
+                 expected: tuple[str, str | None] | None) -> str:
         # Said to that player alone: never who else is awake or what anybody holds.
         if verb in self.answered.get(s, ()):
             return f"{actor} has already {_PAST[verb]}"
@@ -227,6 +226,8 @@ class OneNightGame:
             return f"the night is over: {actor} cannot {verb} by day"
         if verb == "vote":
             return "the vote comes once the night's calls are over"
+        if expected is not None:
+            return f"{actor} must {expected[0]} now, not {verb}"
         return f"{actor} has nothing to do now: this is the {self.call} call"
 
     def _emit(self, event: Event) -> None:
@@ -266,6 +267,8 @@ class OneNightGame:
 
     def _wakes(self, s: int, call: str) -> bool:
         dealt = self.printed[s]  # card s was dealt to seat s
+        if call == "werewolves" and is_werewolf(dealt):
+            return True  # the mystic wolf wakes with the pack, and again in her own call
         if dealt == "doppelganger":
             if call == "doppelganger":
                 return True
