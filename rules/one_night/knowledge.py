@@ -25,9 +25,11 @@ never who swapped what, never their own card after a swap they did not see (the 
 dealt stays `card`; only the robber and the insomniac see the card they hold).
 
 Public (`public_knowledge`): the players, the deck (the roles in play, in the roles table's
-order), the night's calls and the call now, the debate clock, who has voted; once the vote
-is resolved who voted for whom and the counts; who is out and how; at the end every card
-as dealt and as held, what each counts as, and the winners.
+order), the night's calls, the debate clock, who has voted; once the vote is resolved who
+voted for whom and the counts; who is out and how; at the end every card as dealt and as
+held, what each counts as, and the winners. Not the rules' progress through the night
+(`phase`, `current_call()`): calls whose cards lie in the centre pass at once, so where the
+rules are tells what is in the centre. The narrator says what has been called.
 """
 
 from __future__ import annotations
@@ -87,8 +89,9 @@ def public_knowledge(game: OneNightGame) -> dict[str, Any]:
         "players": list(names),
         "deck": list(game.deck),
         "night_calls": game.night_calls(),
-        "phase": game.phase,
-        "current_call": game.current_call(),
+        # not the rules' own progress through the night (phase, current_call()): a call
+        # whose card is in the centre passes at once, so it would tell the centre
+        "over": game.phase == OVER,
         "debate_minutes": game.options.debate_minutes,
         "voted": [names[v] for v in sorted(game.votes)],
         "votes": ({names[v]: names[t] for v, t in sorted(game.votes.items())}
