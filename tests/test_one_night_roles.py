@@ -859,3 +859,12 @@ def test_refusals_never_say_who_is_awake_or_what_anybody_holds():
             reason = refused(game, p, verb, target)
             assert {q for q in game.players if q in reason} <= {p}, reason
             assert not {r for r in roles if r in reason}, reason
+
+
+def test_the_werewolves_are_called_when_the_only_werewolf_is_the_mystic_wolf():
+    """The mystic wolf is «un Hombre Lobo»: her deck has the werewolves' call, and hers."""
+    deck = ["mystic_wolf", "seer", "villager", "villager", "tanner", "little_girl"]
+    assert night_calls(deck) == ["werewolves", "mystic_wolf", "seer"]
+    game = new("Myst:mystic_wolf Lil:little_girl Vic:villager", "seer villager tanner")
+    assert pending(game) == [("Myst", "peek_center"), ("Lil", "peek")]
+    assert facts(game, "Myst", "pack")[0]["value"] == []

@@ -168,9 +168,10 @@ class OneNightGame:
     def legal_targets(self, actor: Any, verb: Any) -> list[Any]:
         """Exactly the targets `apply` accepts from `actor` for `verb` right now."""
         s = self.seat.get(actor) if isinstance(actor, str) else None
-        if s is None or self.pending_by.get(s, (None,))[0] != verb:
+        asked = None if s is None else self.pending_by.get(s)
+        if asked is None or asked[0] != verb:
             return []
-        as_role = self.pending_by[s][1]
+        as_role = asked[1]
         others = [p for t, p in enumerate(self.players) if t != s]
         if verb in ("copy", "vote"):
             return others

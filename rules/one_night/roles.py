@@ -138,6 +138,8 @@ def night_calls(deck: list[str]) -> list[str]:
     papeles del mazo, aunque su carta esté en el centro»): public, from the deck alone."""
     present = set(deck)
     woken = {ROLES[card].call for card in present if ROLES[card].call is not None}
+    if any(ROLES[card].werewolf for card in present):
+        woken.add("werewolves")  # the mystic wolf wakes with the pack too
     if "doppelganger" in present and "insomniac" in present:
         woken.add(DOPPELGANGER_INSOMNIAC)
     return [call for call in CALL_ORDER if call in woken]
