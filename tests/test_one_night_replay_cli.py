@@ -63,7 +63,7 @@ def test_the_issues_example_as_written_is_refused_at_its_first_action(tmp_path):
     code, out = run_doc(doc, tmp_path)
     assert code == 2
     assert out["error"] == {"index": 0, "action": ["Ana", "look", "Cal"],
-                            "reason": "Ana has nothing to do now: this is the werewolves call"}
+                            "reason": "Ana has nothing to do now"}
     assert out["pending"] == [{"player": "Ben", "action": "peek_center"}]
     assert out["cards"] == out["roles"]
 

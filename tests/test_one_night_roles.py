@@ -775,7 +775,7 @@ def test_refused_an_action_out_of_the_wake_order():
     """Actions come in the wake order: the robber cannot rob during the seer's call."""
     error = replay_refuses(quiet_night_doc([["Wolf", "peek_center", None]]),
                            ["Rob", "rob", "Wolf"])
-    assert error["reason"] == "Rob has nothing to do now: this is the seer call"
+    assert error["reason"] == "Rob has nothing to do now"
 
 
 def test_refused_a_role_that_is_not_in_play():
@@ -791,7 +791,7 @@ def test_refused_a_role_whose_card_is_in_the_centre():
     game = new("Sia:seer Wolf:werewolf Rob:robber", "villager troublemaker werewolf")
     run(game, ("Wolf", "peek_center", None), ("Sia", "look", None), ("Rob", "rob", None))
     assert game.phase == "day"  # the troublemaker was called and asked nothing
-    assert "by day" in refused(game, "Sia", "swap", ["Wolf", "Rob"])
+    assert refused(game, "Sia", "swap", ["Wolf", "Rob"]) == "Sia has nothing to do now"
 
 
 def test_refused_a_look_at_oneself():
@@ -821,7 +821,7 @@ def test_refused_a_vote_for_oneself():
 
 def test_refused_a_vote_during_the_night():
     game = new(*SEER)
-    assert "once the night's calls are over" in refused(game, "Vic", "vote", "Wolf")
+    assert refused(game, "Vic", "vote", "Wolf") == "the vote comes after the night"
 
 
 def test_refused_a_wrong_verb_for_the_players_turn():
@@ -845,26 +845,30 @@ def test_refused_everything_once_the_game_is_over():
 
 
 def test_refusals_never_say_who_is_awake_or_what_anybody_holds():
-    """A refusal goes back to the player who tried (on their phone): it names the call the
-    narrator has just said aloud, never the player it waits for, nor any card."""
+    """A refusal goes back to the player who tried (on their phone): it never names the
+    player the rules wait for, a card, nor the call the rules are at (they pass a call
+    whose card is in the centre at once, before the narrator has made it)."""
     game = new(TWELVE, TWELVE_CENTER)
     game.apply("Dop", "copy", "Vic")
-    roles = set(ROLES) - {"mystic_wolf", "drunk"}  # the call said aloud; a verb
+    roles = set(ROLES) - {"drunk"}  # a verb too
     for p in game.players:
         if p == "Myst":
             continue
         for verb, target in (("look", "Vic"), ("rob", "Vic"), ("swap", ["Vic", "Sia"]),
                              ("drunk", 0), ("investigate", "Vic"), ("vote", "Vic"),
-                             ("peek_center", 1)):
+                             ("peek_center", 1), ("copy", "Vic")):
             reason = refused(game, p, verb, target)
             assert {q for q in game.players if q in reason} <= {p}, reason
             assert not {r for r in roles if r in reason}, reason
+            assert "call" not in reason and "day" not in reason, reason
 
 
-def test_the_werewolves_are_called_when_the_only_werewolf_is_the_mystic_wolf():
-    """The mystic wolf is «un Hombre Lobo»: her deck has the werewolves' call, and hers."""
-    deck = ["mystic_wolf", "seer", "villager", "villager", "tanner", "little_girl"]
-    assert night_calls(deck) == ["werewolves", "mystic_wolf", "seer"]
-    game = new("Myst:mystic_wolf Lil:little_girl Vic:villager", "seer villager tanner")
-    assert pending(game) == [("Myst", "peek_center"), ("Lil", "peek")]
-    assert facts(game, "Myst", "pack")[0]["value"] == []
+def test_refusals_by_day_before_the_narrator_says_so_tell_nothing():
+    """The rules are at the vote as soon as the last night decision is in; the narrator
+    may still be calling the rest of the night. A night action then is refused as at any
+    other time a player has nothing to do."""
+    game = new("Sia:seer Wolf:werewolf Wolf2:werewolf", "robber troublemaker drunk")
+    game.apply("Sia", "look", None)
+    assert game.phase == "day"
+    assert refused(game, "Wolf", "peek_center", 0) == "Wolf has nothing to do now"
+    assert refused(game, "Sia", "look", "Wolf") == "Sia has already looked"

@@ -220,16 +220,16 @@ class OneNightGame:
 
     def _not_now(self, s: int, actor: str, verb: str,
                  expected: tuple[str, str | None] | None) -> str:
-        # Said to that player alone: never who else is awake or what anybody holds.
+        # Said to that player alone, and never where the rules are in the night: a call
+        # whose card is in the centre passes at once, so naming the call the rules are at
+        # (or saying it is day already) while the narrator still calls would tell the centre.
         if verb in self.answered.get(s, ()):
             return f"{actor} has already {_PAST[verb]}"
-        if self.phase == DAY:
-            return f"the night is over: {actor} cannot {verb} by day"
-        if verb == "vote":
-            return "the vote comes once the night's calls are over"
-        if expected is not None:
+        if verb == "vote" and self.phase == NIGHT:
+            return "the vote comes after the night"
+        if expected is not None and self.phase == NIGHT:
             return f"{actor} must {expected[0]} now, not {verb}"
-        return f"{actor} has nothing to do now: this is the {self.call} call"
+        return f"{actor} has nothing to do now"
 
     def _emit(self, event: Event) -> None:
         self.events.append(event)
