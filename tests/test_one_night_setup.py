@@ -259,3 +259,19 @@ def test_play_again_with_the_same_table_and_cards():
                      "deck": suggested_deck(6), "options": {"debate_minutes": 3}}
     second = start(again)
     assert second.deck == game.deck
+
+
+def test_the_fifteen_roles_and_their_sides():
+    """Issue 13's roles (ids) and the seed's sides: «el pueblo, los lobos, o el Curtidor,
+    que juega solo»; the minion «gana con ellos»; the doppelganger and the investigator
+    play for what they become (see the doubtful cases), the village until then."""
+    from rules.one_night.roles import side_of
+
+    assert list(ROLES) == ["doppelganger", "werewolf", "mystic_wolf", "minion", "mason",
+                           "seer", "paranormal_investigator", "robber", "troublemaker",
+                           "drunk", "insomniac", "villager", "tanner", "hunter",
+                           "little_girl"]
+    assert {r for r in ROLES if side_of(r) == "werewolves"} == {"werewolf", "mystic_wolf",
+                                                                 "minion"}
+    assert {r for r in ROLES if side_of(r) == "tanner"} == {"tanner"}
+    assert {r for r in ROLES if ROLES[r].werewolf} == {"werewolf", "mystic_wolf"}

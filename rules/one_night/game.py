@@ -141,9 +141,6 @@ class OneNightGame:
         """The players not out."""
         return [p for s, p in enumerate(self.players) if s not in self.out_cause]
 
-    def out_names(self) -> list[str]:
-        return [self.players[s] for s in self.out]
-
     def roles_as_dealt(self) -> dict[str, str]:
         return dict(zip(self.players, self.setup.roles, strict=True))
 
@@ -493,4 +490,4 @@ class OneNightGame:
         self._emit({"type": "out", "player": self.players[t], "cause": cause})
 
 
-__all__ = ["DAY", "DEALT", "NIGHT", "OVER", "OneNightGame", "is_werewolf"]
+__all__ = ["DAY", "DEALT", "NIGHT", "OVER", "OneNightGame"]

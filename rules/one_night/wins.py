@@ -39,12 +39,6 @@ def hunted(outs: list[int], votes: dict[int, int], final: list[str]) -> list[int
     return taken
 
 
-def side_of_card(role: str) -> str:
-    """The side a final card plays for; a doppelganger card that copied nothing (it lay in
-    the centre until the drunk took it) plays for the village, like the villager it is."""
-    return side_of(role)
-
-
 def check(final: list[str], out: set[int]) -> tuple[list[str], list[int]]:
     """The winning sides (village, werewolves, tanner, in that order; possibly none) and
     every winning seat."""
@@ -73,7 +67,9 @@ def check(final: list[str], out: set[int]) -> tuple[list[str], list[int]]:
         sides.append(TANNER)  # «El Curtidor gana si es eliminado.»
     winners: list[int] = []
     for s in seats:
-        side = side_of_card(final[s])
+        # a doppelganger card that copied nothing (it lay in the centre until the drunk
+        # took it) is the doppelganger's own: the village's side, like a villager
+        side = side_of(final[s])
         if side in sides and (side != TANNER or s in out):
             winners.append(s)
     return sides, winners
