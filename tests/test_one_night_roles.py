@@ -872,3 +872,15 @@ def test_refusals_by_day_before_the_narrator_says_so_tell_nothing():
     assert game.phase == "day"
     assert refused(game, "Wolf", "peek_center", 0) == "Wolf has nothing to do now"
     assert refused(game, "Sia", "look", "Wolf") == "Sia has already looked"
+
+
+def test_acting_as_says_whose_action_a_decision_is():
+    """The doppelganger's second decision is the copied role's; the phone page says which."""
+    game = new(TEN, TEN_CENTER)
+    assert game.acting_as("Dop") == "doppelganger" and game.acting_as("Rob") is None
+    game.apply("Dop", "copy", "Myst")
+    assert game.acting_as("Dop") == "mystic_wolf"
+    assert game.legal_targets("Dop", "look") == [None, *[p for p in game.players if p != "Dop"]]
+    game.apply("Dop", "look", None)
+    assert game.acting_as("Dop") is None and game.acting_as("Myst") == "mystic_wolf"
+    assert game.acting_as("Nobody") is None

@@ -137,6 +137,13 @@ class OneNightGame:
         calls, never say it."""
         return [self.players[s] for s in range(self.n) if self._wakes(s, call)]
 
+    def acting_as(self, name: str) -> str | None:
+        """The role whose action `name`'s pending decision is (a doppelganger's `look` is
+        the seer's or the mystic wolf's, as she copied), or None: what a phone's page for
+        that choice should say. Secret, like the decision itself."""
+        asked = self.pending_by.get(self.seat.get(name, -1))
+        return None if asked is None else asked[1]
+
     def alive_names(self) -> list[str]:
         """The players not out."""
         return [p for s, p in enumerate(self.players) if s not in self.out_cause]
