@@ -6,8 +6,9 @@ What other code calls (docs/rules-one-night.md has it all):
 - `suggested_deck(n)`, `validate_deck(cards, n)`, `night_calls(deck)`, `rating(deck)`;
 - the game: `players`, `pending()`, `apply(actor, verb, target)`, `legal_targets(actor,
   verb)`, `events`, `winner` (a list of sides), `winners`, `night_calls()`,
-  `current_call()`, `woken(call)`, `acting_as(name)`, `roles_as_dealt()`, `alive_names()`, `cards()`,
-  `center()`, `final_roles()`, `replay_fields()`, `options.debate_minutes`;
+  `current_call()`, `woken(call)`, `acting_as(name)`, `roles_as_dealt()`,
+  `alive_names()`, `cards()`, `center()`, `final_roles()`, `replay_fields()`,
+  `options.debate_minutes`;
 - `knowledge.private_knowledge(game, name)`, `knowledge.public_knowledge(game)`,
   `knowledge.shown_after(knowledge, narrated_calls)`;
 - `next_game_doc(game, seed)`: play again with the same table and cards.
