@@ -13,6 +13,7 @@ import random
 import unicodedata
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 
 from rules.core import SetupError
 
@@ -28,11 +29,15 @@ def normalise(word: str) -> str:
 @cache
 def word_list(language: str, level: str) -> tuple[str, ...]:
     """Every word of one list, in file order. Raises SetupError for a list that is not there."""
+    return read_list(resources.files(__package__).joinpath("words"), language, level)
+
+
+def read_list(root: Traversable, language: str, level: str) -> tuple[str, ...]:
+    """The list `language`/`level` under `root` (the package's `words` folder)."""
     if language not in LANGUAGES or level not in LEVELS:
         raise SetupError(f"there is no word list {language}/{level}")
-    path = resources.files(__package__).joinpath("words", language, f"{level}.txt")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = root.joinpath(language, f"{level}.txt").read_text(encoding="utf-8")
     except FileNotFoundError:
         raise SetupError(f"the word list {language}/{level} is not installed") from None
     # a word twice would be offered twice; the data's own test forbids it, the draw relies on it
