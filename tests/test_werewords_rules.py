@@ -78,8 +78,9 @@ def of_type(game, kind: str) -> list[dict[str, Any]]:
     return [e for e in game.events if e["type"] == kind]
 
 
-def to_day(game, word: str = WORD):
-    game.apply(game.mayor_name, "choose_word", word)
+def to_day(game, word: str | None = None):
+    """The mayor chooses `word`, by default the second offered (WORD with the usual offer)."""
+    game.apply(game.mayor_name, "choose_word", game.words[1] if word is None else word)
     return game
 
 
