@@ -112,6 +112,15 @@ class Host:
 
 Input = Heard | Tap | Tick | Host
 
+
+@dataclass
+class Reply:
+    """The narrator's answer to one input: whether it was accepted (and so must be stored)
+    and the cues to execute."""
+
+    accepted: bool
+    cues: list[Cue] = field(default_factory=list)
+
 _INPUTS = {"heard": Heard, "tap": Tap, "tick": Tick, "host": Host}
 
 

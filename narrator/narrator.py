@@ -8,62 +8,45 @@ keeps those inputs keeps the table.
 Every input gets a `Reply`: whether it was accepted (and so must be stored) and the cues
 to execute. An input the narrator cannot use (nonsense, an unknown or dead name, a vote out
 of turn) is not accepted: it gets a short reason and the same question again.
+
+This module is the game-neutral core: the lobby (players, seats, the game, language, voting
+protocol, clock), the deal and "look at your phone", pause/resume/repeat, the timer, taps
+and spoken answers, undo and the phones' views. What depends on the game (its set-up, what
+to call and when, what each phone shows, what the table hears) is the ruleset's script in
+`narrator/scripts/` (`narrator.scripts.script_class`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
-from narrator import lines
-from narrator.cues import Clock, Cue, Heard, Host, Input, Listen, Pause, Say, Show, Tap, Tick, Wait
+from narrator.cues import Cue, Heard, Host, Input, Listen, Reply, Say, Show, Tap, Tick
+from narrator.protocols import ALWAYS, NAME_ANSWER
+from narrator.scripts import DEFAULT_RULESET, lobby_intents, script_class
+from narrator.scripts.base import Script
 from narrator.table import CLOCKS, LANGUAGES, PROTOCOLS, TableConfig
-from rules.core import TABLE, Refused, SetupError
+from rules.core import Refused, SetupError
 from rules.names import name_problem, same_name
 from rules.replay import start as start_game
-from rules.wolf_village.knowledge import private_knowledge, public_knowledge
-from rules.wolf_village.options import NIGHT_MODES, Options
-from rules.wolf_village.presets import MAX_PLAYERS, MIN_PLAYERS, PRESETS
-from rules.wolf_village.roles import NIGHT_ORDER
+
+__all__ = ["ALWAYS", "LOBBY_INTENTS", "NAME_ANSWER", "Narrator", "Reply"]
 
 LOBBY = "lobby"
 REVEAL = "reveal"
-NIGHT = "night"
-SETTLE = "settle"
-ELECTION = "election"
-DEBATE = "debate"
-VOTE = "vote"
-TIE = "tie"
 OVER = "over"
 
 DEFAULT_CALL_PAUSE = 12.0
 
-# Intents that work at any moment.
-ALWAYS = (
-    "AMAZON.RepeatIntent",
-    "AMAZON.HelpIntent",
-    "AMAZON.PauseIntent",
-    "AMAZON.ResumeIntent",
-    "TimeLeftIntent",
-)
-NAME_ANSWER = ("VoteIntent", "ElectIntent")
-LOBBY_INTENTS = (
+# What the lobby understands: the core's set-up and every game's own.
+CORE_LOBBY_INTENTS = (
     "JoinIntent",
-    "PresetIntent",
-    "OptionIntent",
-    "NightModeIntent",
     "VotingIntent",
     "ClockIntent",
     "PlayTooIntent",
     "StartGameIntent",
     "NewGameIntent",
 )
-
-
-@dataclass
-class Reply:
-    accepted: bool
-    cues: list[Cue] = field(default_factory=list)
+LOBBY_INTENTS = (*CORE_LOBBY_INTENTS[:1], *lobby_intents(), *CORE_LOBBY_INTENTS[1:])
 
 
 class Narrator:
@@ -74,15 +57,13 @@ class Narrator:
         self.seed = seed
         self.call_pause = call_pause
         self.config = TableConfig()
+        self.script: Script = script_class(self.config.ruleset)(self)
         self.phase = LOBBY
         self.game: Any = None
         self.actions: list[list[Any]] = []
         self.games_started = 0
         self.narrated = 0  # how many of the game's events have been told
-        self.calls: list[str] = []  # roles still to call tonight (narrated nights)
-        self.calling: str | None = None
-        self.debated_day = 0
-        self.clock_left = 0.0
+        self.timer: float | None = None  # seconds left on the running timer, if one runs
         self.paused = False
         self.prompt: list[Cue] = []  # the current question, for "repeat"
         self.shown: dict[str, dict[str, Any]] = {}
@@ -110,10 +91,9 @@ class Narrator:
         inputs: list[Input] = []
         for name in cfg.players:
             inputs.append(Host("host_plays" if name == cfg.host else "join", name))
-        inputs.append(Host("deck", cfg.deck) if cfg.deck is not None
-                      else Host("preset", cfg.preset))
-        for key, value in cfg.options.items():
-            inputs.append(Host("option", [key, value]))
+        if cfg.ruleset != DEFAULT_RULESET:
+            inputs.append(Host("game", cfg.ruleset))
+        inputs += type(self.script).setup_inputs(cfg)
         inputs += [Host("protocol", cfg.protocol), Host("clock", cfg.clock)]
         return inputs
 
@@ -128,7 +108,7 @@ class Narrator:
             return self._tap(inp)
         if isinstance(inp, Heard):
             return self._heard(inp)
-        return self._refuse("not_understood")
+        return self.refuse("not_understood")
 
     def current_prompt(self) -> list[Cue]:
         return list(self.prompt)
@@ -140,23 +120,58 @@ class Narrator:
                 return cue
         return None
 
-    # ------------------------------------------------------------------ helpers
+    def rating(self) -> str | None:
+        return self.config.rating()
 
-    def _refuse(self, key: str, **params: Any) -> Reply:
+    # ------------------------------------------------------------------ for the scripts
+
+    def refuse(self, key: str, **params: Any) -> Reply:
+        """Not taken: a short reason, then the same question again."""
         return Reply(False, [Say(key, params), *self.prompt])
 
-    def _ok(self, cues: list[Cue]) -> Reply:
+    def ok(self, cues: list[Cue]) -> Reply:
         return Reply(True, cues)
 
-    def _living_names(self) -> tuple[str, ...]:
+    def living_names(self) -> tuple[str, ...]:
         return tuple(self.game.alive_names()) if self.game else tuple(self.config.players)
 
-    def _resolve_name(self, raw: Any) -> str | None:
+    def resolve_name(self, raw: Any) -> str | None:
+        """The player a spoken or typed name means (exact, ignoring case), or None."""
         if not isinstance(raw, str):
             return None
         names = self.game.players if self.game else self.config.players
         folded = raw.strip().casefold()
         return next((n for n in names if n.casefold() == folded), None)
+
+    def act(self, actor: str, verb: str, target: Any) -> Reply:
+        """A spoken answer as a game action: taken, told and the next question asked, or
+        refused aloud with the reason."""
+        try:
+            self.game.apply(actor, verb, target)
+        except Refused as refusal:
+            return self.refuse("cannot", reason=refusal.reason)
+        self.actions.append([actor, verb, target])
+        return self.ok(self.advance())
+
+    def advance(self) -> list[Cue]:
+        """After an accepted action: tell what happened, then ask what comes next."""
+        cues = self.script.narrate(self.game.events[self.narrated:])
+        self.narrated = len(self.game.events)
+        cues += self._views()
+        if self.game.winner is not None:
+            self.phase = OVER
+            self.timer = None
+            self.prompt = [Listen(("NewGameIntent",))]
+            return cues
+        return cues + self.script.ask()
+
+    def start_timer(self, seconds: float) -> None:
+        """Run the timer (the script's debate clock, a day's timer): Ticks count it down
+        and the script hears `time_up` when it runs out."""
+        self.timer = float(seconds)
+
+    def stop_timer(self) -> None:
+        self.timer = None
 
     # ------------------------------------------------------------------ host commands
 
@@ -167,22 +182,22 @@ class Narrator:
             if self.paused or self.phase == LOBBY:
                 return Reply(False, [Say("not_now"), *self.prompt])
             self.paused = True
-            return self._ok([Say("paused")])
+            return self.ok([Say("paused")])
         if command == "resume":
             if not self.paused:
                 return Reply(False, list(self.prompt))
             self.paused = False
-            return self._ok([Say("resumed"), *self.prompt])
+            return self.ok([Say("resumed"), *self.prompt])
         if self.paused:
             return Reply(False, [Say("is_paused")])
         if command == "skip_clock":
-            return self._end_debate() if self.phase == DEBATE else self._refuse("not_now")
+            return self.script.skip_timer() if self.game is not None else self.refuse("not_now")
         if command == "undo_vote":
             return self._undo_vote()
         if command == "new_game":
             return self._new_game()
         if self.phase != LOBBY:
-            return self._refuse("not_now")
+            return self.refuse("not_now")
         return self._lobby(command, arg)
 
     # ------------------------------------------------------------------ lobby
@@ -193,101 +208,89 @@ class Narrator:
             name = arg.strip() if isinstance(arg, str) else ""
             problem = name_problem(name, cfg.players)
             if problem is not None:
-                return self._refuse(problem, name=same_name(name, cfg.players) or name)
-            if cfg.is_full():
-                return self._refuse("table_full", count=MAX_PLAYERS)
+                return self.refuse(problem, name=same_name(name, cfg.players) or name)
+            if len(cfg.players) >= self.script.max_players:
+                return self.refuse("table_full", count=self.script.max_players)
             cfg.players.append(name)
             if command == "host_plays":
                 cfg.host = name
-            return self._ok([Say("joined", {"name": name, "count": len(cfg.players)})])
+            return self.ok([Say("joined", {"name": name, "count": len(cfg.players)})])
         if command == "leave":
             name = cfg.find(arg) if isinstance(arg, str) else None
             if name is None:
-                return self._refuse("unknown_name", name=str(arg))
+                return self.refuse("unknown_name", name=str(arg))
             cfg.players.remove(name)
-            return self._ok([Say("left", {"name": name, "count": len(cfg.players)})])
+            return self.ok([Say("left", {"name": name, "count": len(cfg.players)})])
         if command == "seats":
             if not isinstance(arg, list) or sorted(arg) != sorted(cfg.players):
-                return self._refuse("not_understood")
+                return self.refuse("not_understood")
             cfg.players = list(arg)
-            return self._ok([])
-        if command == "preset":
-            if arg not in PRESETS:
-                return self._refuse("unknown_preset")
-            cfg.preset, cfg.deck = arg, None
-            return self._ok(self._rating_cues())
-        if command == "deck":
-            if not isinstance(arg, dict):
-                return self._refuse("not_understood")
-            cfg.deck = dict(arg)
-            return self._ok(self._rating_cues())
-        if command == "option":
-            key, value = (arg or [None, None]) if isinstance(arg, list) else (None, None)
-            if key not in Options.__dataclass_fields__ or key == "show_of_hands":
-                return self._refuse("not_understood")
-            if key == "night_mode":
-                if value not in NIGHT_MODES:
-                    return self._refuse("not_understood")
-            elif not isinstance(value, bool):
-                return self._refuse("not_understood")
-            cfg.options[key] = value
-            return self._ok([Say("option_set", {"option": key, "value": value})])
+            return self.ok([])
+        if command in self.script.setup_commands:
+            return self.script.lobby(command, arg)
+        if command == "game":
+            return self._choose_game(arg)
         if command == "protocol":
             if arg not in PROTOCOLS:
-                return self._refuse("not_understood")
+                return self.refuse("not_understood")
             cfg.protocol = arg
-            return self._ok([Say("protocol_set", {"protocol": arg})])
+            return self.ok([Say("protocol_set", {"protocol": arg})])
         if command == "clock":
             if arg not in CLOCKS:
-                return self._refuse("bad_clock")
+                return self.refuse("bad_clock")
             cfg.clock = arg
-            return self._ok([Say("clock_set", {"minutes": arg // 60})])
+            return self.ok([Say("clock_set", {"minutes": arg // 60})])
         if command == "language":
             if arg not in LANGUAGES:
-                return self._refuse("not_understood")
+                return self.refuse("not_understood")
             self.lang = arg
-            return self._ok([Say("language_set")])
+            return self.ok([Say("language_set")])
         if command == "start":
             return self._start()
-        return self._refuse("not_understood")
+        return self.refuse("not_understood")
 
-    def _rating_cues(self) -> list[Cue]:
-        cfg = self.config
-        verdict = cfg.rating()
-        if verdict is None:
-            spec = PRESETS[cfg.preset or "basic"]
-            return [Say("preset_range", {"preset": spec.name, "min": spec.min_players,
-                                         "max": spec.max_players})]
-        name = cfg.preset if cfg.deck is None else "custom"
-        return [Say("preset_set", {"preset": name, "rating": verdict})]
+    def _choose_game(self, ruleset: Any) -> Reply:
+        """Another game at this table: its script, and its own set-up from its defaults."""
+        try:
+            chosen = script_class(ruleset)
+        except (KeyError, TypeError):
+            return self.refuse("unknown_game")
+        if len(self.config.players) > chosen.max_players:
+            return self.refuse("table_full", count=chosen.max_players)
+        self.config.ruleset = chosen.ruleset
+        chosen.default_setup(self.config)
+        self.script = chosen(self)
+        return self.ok([Say("game_set", {"game": chosen.ruleset})])
 
     def _start(self) -> Reply:
         cfg = self.config
-        if len(cfg.players) < MIN_PLAYERS:
-            return self._refuse("too_few", count=len(cfg.players), min=MIN_PLAYERS)
+        if len(cfg.players) < self.script.min_players:
+            return self.refuse("too_few", count=len(cfg.players), min=self.script.min_players)
         try:
             game = start_game(cfg.setup_doc(self.seed + self.games_started))
         except SetupError as problem:
-            return self._refuse("setup_problem", reason=problem.reason)
+            return self.refuse("setup_problem", reason=problem.reason)
         self.games_started += 1
         self.game = game
         self.actions = []
         self.narrated = 0
-        self.debated_day = 0
+        self.timer = None
         self.shown = {}
+        self.script.begin()
         self.phase = REVEAL
         self.prompt = [Say("ready_question"), Listen(("ReadyIntent", "AMAZON.YesIntent"))]
         cues: list[Cue] = [Say("game_starts", {"count": len(cfg.players)}), Say("look_at_phone")]
         cues += self._views()
-        return self._ok(cues + self.prompt)
+        return self.ok(cues + self.prompt)
 
     def _new_game(self) -> Reply:
         if self.phase not in (OVER, LOBBY):
-            return self._refuse("not_now")
+            return self.refuse("not_now")
         self.phase = LOBBY
         self.game = None
+        self.timer = None
         self.prompt = []
-        return self._ok([Say("new_game", {"count": len(self.config.players)})])
+        return self.ok([Say("new_game", {"count": len(self.config.players)})])
 
     # ------------------------------------------------------------------ voice
 
@@ -302,9 +305,9 @@ class Narrator:
         if intent == "AMAZON.HelpIntent":
             return Reply(False, [Say(f"help_{self.phase}"), *self.prompt])
         if intent == "TimeLeftIntent":
-            if self.phase != DEBATE or not self.config.clock:
-                return self._refuse("no_clock")
-            seconds = max(0, round(self.clock_left))
+            if self.timer is None:
+                return self.refuse("no_clock")
+            seconds = max(0, round(self.timer))
             return Reply(False, [Say("time_left", {"minutes": seconds // 60,
                                                    "seconds": seconds % 60})])
         if self.paused:
@@ -314,94 +317,42 @@ class Narrator:
         if intent == "UndoIntent":
             return self._undo_vote()
         if intent == "AMAZON.FallbackIntent":
-            return self._refuse("not_understood")
+            return self.refuse("not_understood")
         if self.phase == LOBBY:
             return self._heard_lobby(heard)
         if self.phase == OVER:
             if intent == "NewGameIntent":
                 return self._new_game()
-            return self._refuse("game_over_help")
+            return self.refuse("game_over_help")
         if self.phase == REVEAL:
             if intent in ("ReadyIntent", "AMAZON.YesIntent"):
-                self.phase = NIGHT
-                return self._ok(self._advance())
-            return self._refuse("not_now")
-        if self.phase == DEBATE:
-            if intent in ("SkipClockIntent", "ReadyIntent"):
-                return self._end_debate()
-            return self._refuse("debate_now")
-        if self.phase == NIGHT:
-            return self._refuse("night_use_phone")
-        return self._heard_decision(heard)
+                self.phase = self.script.after_reveal
+                return self.ok(self.advance())
+            return self.refuse("not_now")
+        return self.script.heard(heard)
 
     def _heard_lobby(self, heard: Heard) -> Reply:
         slots = heard.slots
-        mapping = {
-            "JoinIntent": ("join", slots.get("player")),
-            "PlayTooIntent": ("host_plays", slots.get("player")),
-            "PresetIntent": ("preset", slots.get("preset")),
-            "NightModeIntent": ("option", ["night_mode", slots.get("night_mode")]),
-            "VotingIntent": ("protocol", slots.get("protocol")),
-            "StartGameIntent": ("start", None),
-            "NewGameIntent": ("new_game", None),
-        }
-        if heard.intent == "OptionIntent":
-            value = slots.get("toggle")
-            return self._lobby("option", [slots.get("option"), value in ("on", True)])
+        mine = self.script.heard_lobby(heard)
+        if mine is not None:
+            return mine
         if heard.intent == "ClockIntent":
             minutes = slots.get("minutes")
             seconds = 0 if minutes in (None, "", "0") else (
                 int(minutes) * 60 if str(minutes).isdigit() else -1
             )
             return self._lobby("clock", seconds)
+        mapping = {
+            "JoinIntent": ("join", slots.get("player")),
+            "PlayTooIntent": ("host_plays", slots.get("player")),
+            "VotingIntent": ("protocol", slots.get("protocol")),
+            "StartGameIntent": ("start", None),
+        }
+        if heard.intent == "NewGameIntent":
+            return self._new_game()
         if heard.intent in mapping:
-            command, arg = mapping[heard.intent]
-            if command == "new_game":
-                return self._new_game()
-            return self._lobby(command, arg)
-        return self._refuse("lobby_help")
-
-    def _heard_decision(self, heard: Heard) -> Reply:
-        """A spoken answer to the pending question: a name, nobody, yes/no, a verdict."""
-        question = self.listening()
-        if question is None or heard.intent not in question.intents:
-            return self._refuse("not_now")
-        actor = question.player
-        verb = self._asked_verb()
-        if verb is None:
-            return self._refuse("not_now")
-        if heard.intent in ("AMAZON.YesIntent", "AMAZON.NoIntent"):
-            return self._act(TABLE, "revote" if heard.intent == "AMAZON.YesIntent" else "spare",
-                             None)
-        if heard.intent in ("NobodyIntent", "SkipIntent"):
-            target = None
-        elif heard.intent == "HandsTieIntent":
-            names = [self._resolve_name(heard.slots.get(k)) for k in ("player", "other")]
-            unknown = [heard.slots.get(k) for k, n in zip(("player", "other"), names,
-                                                          strict=True) if n is None]
-            if unknown:
-                return self._refuse("unknown_name", name=str(unknown[0]))
-            target = {"tie": names}
-        else:
-            raw = heard.slots.get("player")
-            target = self._resolve_name(raw)
-            if target is None:
-                return self._refuse("unknown_name", name=str(raw or ""))
-            if target not in self.game.alive_names():
-                return self._refuse("player_dead", name=target)
-        return self._act(actor or TABLE, verb, target)
-
-    def _asked_verb(self) -> str | None:
-        if self.phase == SETTLE:
-            decisions = self.game.pending()
-            return decisions[0].action if decisions else None
-        if self.phase == ELECTION:
-            return "elect"
-        if self.phase == VOTE:
-            return "verdict" if self.config.protocol == "show_of_hands" else "vote"
-        if self.phase == TIE:
-            return "break_tie" if self.game.sheriff is not None else "tie"
-        return None
+            return self._lobby(*mapping[heard.intent])
+        return self.refuse("lobby_help")
 
     # ------------------------------------------------------------------ phones
 
@@ -410,8 +361,9 @@ class Narrator:
             return Reply(False, [Show(tap.player, {"screen": "error", "reason": "not_now"})])
         if self.paused:
             return Reply(False, [Show(tap.player, {"screen": "error", "reason": "paused"})])
-        if tap.verb in ("vote", "elect") and self.config.protocol != "phones":
-            return Reply(False, [Show(tap.player, {"screen": "error", "reason": "vote_aloud"})])
+        reason = self.script.tap_refusal(tap)
+        if reason is not None:
+            return Reply(False, [Show(tap.player, {"screen": "error", "reason": reason})])
         try:
             self.game.apply(tap.player, tap.verb, tap.target)
         except Refused as refusal:
@@ -419,178 +371,34 @@ class Narrator:
             return Reply(False, [Show(tap.player, {"screen": "error",
                                                    "reason": refusal.reason})])
         self.actions.append([tap.player, tap.verb, tap.target])
-        return self._ok(self._advance())
-
-    def _act(self, actor: str, verb: str, target: Any) -> Reply:
-        if verb == "tie":
-            verb = "revote" if target else "spare"
-        try:
-            self.game.apply(actor, verb, target)
-        except Refused as refusal:
-            return self._refuse("cannot", reason=refusal.reason)
-        self.actions.append([actor, verb, target])
-        return self._ok(self._advance())
+        return self.ok(self.advance())
 
     def _undo_vote(self) -> Reply:
+        script = self.script
         if (
             self.game is None
-            or self.phase not in (VOTE, ELECTION)
+            or self.phase not in script.undo_phases
             or not self.actions
-            or self.actions[-1][1] not in ("vote", "elect")
+            or self.actions[-1][1] not in script.undoable
         ):
-            return self._refuse("nothing_to_undo")
+            return self.refuse("nothing_to_undo")
         undone = self.actions.pop()
         self.game = start_game(self.config.setup_doc(self.seed + self.games_started - 1))
         for action in self.actions:
             self.game.apply(*action)
         self.narrated = min(self.narrated, len(self.game.events))
-        return self._ok([Say("vote_undone", {"name": undone[0]}), *self._ask()])
+        return self.ok([Say("vote_undone", {"name": undone[0]}), *script.ask()])
 
     # ------------------------------------------------------------------ time
 
     def _tick(self, seconds: float) -> Reply:
-        if self.phase != DEBATE or self.paused or not self.config.clock or seconds <= 0:
+        if self.timer is None or self.paused or seconds <= 0:
             return Reply(False, [])
-        self.clock_left -= seconds
-        if self.clock_left > 0:
-            return self._ok([])
-        return self._end_debate()
-
-    def _end_debate(self) -> Reply:
-        self.debated_day = self.game.day
-        self.phase = VOTE
-        return self._ok([Clock("stop"), Say("time_up"), *self._ask()])
-
-    # ------------------------------------------------------------------ the flow
-
-    def _advance(self) -> list[Cue]:
-        """After an accepted action: tell what happened, then ask what comes next."""
-        cues = lines.narrate(self, self.game.events[self.narrated:])
-        self.narrated = len(self.game.events)
-        cues += self._views()
-        if self.game.winner is not None:
-            self.phase = OVER
-            self.prompt = [Listen(("NewGameIntent",))]
-            return cues
-        return cues + self._ask()
-
-    def _ask(self) -> list[Cue]:
-        """Set and return the current question, from the rules' pending decisions."""
-        game = self.game
-        phase = game.phase
-        cues: list[Cue] = []
-        if phase == "night":
-            self.phase = NIGHT
-            cues = self._night_calls()
-        elif phase == "settle":
-            self.phase = SETTLE
-            decision = game.pending()[0]
-            key = "hunter_aims" if decision.action == "shoot" else "pass_badge"
-            intents = NAME_ANSWER if decision.action == "shoot" else (*NAME_ANSWER,
-                                                                        "NobodyIntent")
-            cues = [Say(key, {"name": decision.player}),
-                    Listen(intents, decision.player, names=self._living_names())]
-        elif phase == "election":
-            self.phase = ELECTION
-            cues = self._ask_votes("elect")
-        elif phase == "vote":
-            if self.debated_day != game.day:
-                self.phase = DEBATE
-                return self._start_debate()
-            self.phase = VOTE
-            cues = self._ask_votes("vote")
-        elif phase == "tie":
-            self.phase = TIE
-            if game.sheriff is not None:
-                sheriff = game.sheriff_name()
-                cues = [Say("sheriff_breaks_tie", {"name": sheriff}),
-                        Listen(NAME_ANSWER, sheriff, names=tuple(game.tied_names()))]
-            else:
-                cues = [Say("revote_question"),
-                        Listen(("AMAZON.YesIntent", "AMAZON.NoIntent"))]
-        self.prompt = cues
-        return cues
-
-    def _start_debate(self) -> list[Cue]:
-        minutes = self.config.clock // 60
-        if self.config.clock:
-            self.clock_left = float(self.config.clock)
-            cues: list[Cue] = [Say("debate_clock", {"minutes": minutes}),
-                               Clock("start", self.config.clock)]
-        else:
-            cues = [Say("debate_free")]
-        self.prompt = [*cues, Listen(("SkipClockIntent", "ReadyIntent"))]
-        return self.prompt
-
-    def _ask_votes(self, verb: str) -> list[Cue]:
-        game = self.game
-        names = self._living_names()
-        protocol = self.config.protocol
-        intro = "election_intro" if verb == "elect" else "vote_intro"
-        if protocol == "show_of_hands":
-            key = "hands_election" if verb == "elect" else "hands_vote"
-            intents = ("HandsResultIntent", "VoteIntent", "ElectIntent", "NobodyIntent")
-            if verb == "vote":
-                intents += ("HandsTieIntent",)
-            return [Say(key), Listen(intents, None, names=names)]
-        voters = [d.player for d in game.pending() if d.action == verb]
-        if protocol == "phones":
-            return [Say(f"{intro}_phones"), Wait(tuple(voters), verb)]
-        # roll call: ask the first voter who has not answered, in seat order
-        voter = voters[0]
-        first = len(voters) == len([n for n in names if game.can_vote(n)])
-        cues: list[Cue] = [Say(intro)] if first else []
-        cues += [Say("ask_vote" if verb == "vote" else "ask_elect", {"name": voter}),
-                 Listen((*NAME_ANSWER, "NobodyIntent", "SkipIntent"), voter, names=names)]
-        return cues
-
-    # ------------------------------------------------------------------ the night
-
-    def _night_calls(self) -> list[Cue]:
-        """Call the roles in the seed's order; a dead role is called with the same pause
-        when dead roles are secret, so neither silence nor timing gives anything away."""
-        game = self.game
-        cues: list[Cue] = []
-        if game.options.night_mode != "narrated":
-            waiting = tuple(d.player for d in game.pending())
-            verb = "secret_turn"
-            return [Wait(waiting, verb)] if waiting else cues
-        pending = game.pending()
-        if self.calling is not None:
-            if any(game.current_role(d.player) == self.calling for d in pending):
-                return [Wait(tuple(d.player for d in pending), pending[0].action,
-                             self.call_pause)]
-            cues.append(Say(f"sleep_{self.calling}"))
-            self.calling = None
-        while self.calls:
-            role = self.calls.pop(0)
-            cues.append(Say(f"wake_{role}"))
-            called = [d for d in pending if game.current_role(d.player) == role]
-            if called:
-                self.calling = role
-                cues.append(Wait(tuple(d.player for d in called), called[0].action,
-                                 self.call_pause))
-                return cues
-            cues += [Pause(self.call_pause), Say(f"sleep_{role}")]
-        return cues
-
-    def plan_night_calls(self) -> None:
-        """At nightfall: the roles the narrator will call tonight, in order."""
-        game = self.game
-        self.calling = None
-        if game.options.night_mode != "narrated":
-            self.calls = []
-            return
-        in_game = set(game.dealt) | set(game.role)
-        calls = []
-        for role in NIGHT_ORDER:
-            if role not in in_game or (role == "cupid" and game.night != 1):
-                continue
-            holders = [p for p in game.players if game.current_role(p) == role]
-            living = [p for p in holders if p in game.alive_names()]
-            if living or (holders and not game.options.reveal_dead_roles):
-                calls.append(role)
-        self.calls = calls
+        self.timer -= seconds
+        if self.timer > 0:
+            return self.ok([])
+        self.timer = None
+        return self.script.time_up()
 
     # ------------------------------------------------------------------ phones' views
 
@@ -599,24 +407,20 @@ class Narrator:
         the choice with only the legal targets. `turns` (each player's first pending
         decision) saves a caller that builds every player's view from asking the rules
         for the pending decisions once per player."""
-        game = self.game
         view: dict[str, Any] = {"player": name, "phase": self.phase}
-        if game is None:
+        if self.game is None:
             return view
-        view["me"] = private_knowledge(game, name)
-        turn = (turns if turns is not None else first_turns(game)).get(name)
-        phones_vote = self.config.protocol == "phones"
-        if turn and (turn not in ("vote", "elect") or phones_vote):
-            view["turn"] = {"verb": turn, "targets": game.legal_targets(name, turn)}
+        view.update(self.script.player_view(
+            name, turns if turns is not None else first_turns(self.game)))
         return view
 
     def public_view(self) -> dict[str, Any]:
         view: dict[str, Any] = {"phase": self.phase, "lang": self.lang,
                                 "table": self.config.to_json(), "paused": self.paused}
         if self.game is not None:
-            view["game"] = public_knowledge(self.game)
-            if self.phase == DEBATE:
-                view["clock_left"] = max(0, round(self.clock_left))
+            view["game"] = self.script.public_knowledge()
+            if self.timer is not None:
+                view["clock_left"] = max(0, round(self.timer))
         return view
 
     def _views(self) -> list[Cue]:

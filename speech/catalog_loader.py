@@ -19,6 +19,7 @@ TRANSLATED = {
     "protocol": "protocols",
     "option": "options",
     "value": "values",
+    "game": "games",
 }
 
 

@@ -534,3 +534,14 @@ def test_new_log_ids_never_start_with_a_dash():
     ids = {new_log_id() for _ in range(3000)}
     assert len(ids) == 3000
     assert not any(i.startswith("-") for i in ids)
+
+
+def test_the_host_picks_the_game_and_an_unknown_game_is_refused():
+    n = Narrator("en", seed=1)
+    reply = n.handle(Host("game", "snakes-and-ladders"))
+    assert not reply.accepted and keys(reply.cues) == ["unknown_game"]
+    reply = n.handle(Host("game", ["wolf-village"]))
+    assert not reply.accepted and keys(reply.cues) == ["unknown_game"]
+    reply = n.handle(Host("game", "wolf-village"))
+    assert reply.accepted and said(reply.cues) == ["We'll play Wolf Village."]
+    assert n.public_view()["table"]["game"] == "wolf-village"

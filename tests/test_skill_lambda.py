@@ -471,8 +471,8 @@ def play(table: Table, until: Any, limit: int = 400) -> list[dict[str, Any]]:
             answers.append(table.say("ReadyIntent"))
         elif narrator.phase == "night":
             pending = game.pending()
-            called = [d for d in pending if narrator.calling is None
-                      or game.current_role(d.player) == narrator.calling] or pending
+            called = [d for d in pending if narrator.script.calling is None
+                      or game.current_role(d.player) == narrator.script.calling] or pending
             d = called[0]
             targets = game.legal_targets(d.player, d.action)
             table.tap(d.player, d.action, targets[len(table.sent) % len(targets)])

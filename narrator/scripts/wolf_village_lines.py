@@ -1,4 +1,4 @@
-"""The rules' events, told aloud: which lines the table hears for what happened.
+"""Wolf Village's events, told aloud: which lines the table hears for what happened.
 
 Private events (the seer's answer, the pack's victim, the lovers, suspicions) are never
 spoken; they reach the right phone through the player's view.
@@ -11,21 +11,21 @@ from typing import TYPE_CHECKING, Any
 from narrator.cues import Cue, Say
 
 if TYPE_CHECKING:
-    from narrator.narrator import Narrator
+    from narrator.scripts.wolf_village import WolfVillageScript
 
 RESCUES = ("saved", "transformed", "unharmed")
 PRIVATE = ("pack_victim", "inspection", "lovers", "suspicion", "day")
 
 
-def narrate(narrator: Narrator, events: list[dict[str, Any]]) -> list[Cue]:
-    game = narrator.game
+def narrate(script: WolfVillageScript, events: list[dict[str, Any]]) -> list[Cue]:
+    game = script.narrator.game
     cues: list[Cue] = []
     i = 0
     while i < len(events):
         event = events[i]
         kind = event["type"]
         if kind == "night":
-            narrator.plan_night_calls()
+            script.plan_night_calls()
             secret = game.options.night_mode != "narrated"
             cues.append(Say("night_falls_secret" if secret else "night_falls"))
         elif kind == "dawn":
@@ -34,10 +34,10 @@ def narrate(narrator: Narrator, events: list[dict[str, Any]]) -> list[Cue]:
             while i < len(events) and events[i]["type"] in (*RESCUES, "death"):
                 group.append(events[i])
                 i += 1
-            cues += _morning(narrator, group)
+            cues += _morning(script, group)
             continue
         elif kind == "death":
-            cues += _death(narrator, event)
+            cues += _death(script, event)
         elif kind == "spared":
             cues += [Say("village_decided"), Say("idiot_spared", {"name": event["player"]})]
         elif kind == "sheriff":
@@ -53,13 +53,13 @@ def narrate(narrator: Narrator, events: list[dict[str, Any]]) -> list[Cue]:
         elif kind == "no_elimination":
             cues.append(Say("no_elimination"))
         elif kind == "game_over":
-            cues += _game_over(narrator, event)
+            cues += _game_over(script, event)
         i += 1
     return cues
 
 
-def _morning(narrator: Narrator, group: list[dict[str, Any]]) -> list[Cue]:
-    game = narrator.game
+def _morning(script: WolfVillageScript, group: list[dict[str, Any]]) -> list[Cue]:
+    game = script.narrator.game
     cues: list[Cue] = [Say("good_morning")]
     if game.options.night_mode == "narrated":
         cues.append(Say("eyes_open"))
@@ -78,12 +78,12 @@ def _morning(narrator: Narrator, group: list[dict[str, Any]]) -> list[Cue]:
         # «Cuando sí murió alguien más, el narrador dice solo…»
         cues.append(Say("victim_survived"))
     for death in deaths:
-        cues += _death(narrator, death)
+        cues += _death(script, death)
     return cues
 
 
-def _death(narrator: Narrator, event: dict[str, Any]) -> list[Cue]:
-    game = narrator.game
+def _death(script: WolfVillageScript, event: dict[str, Any]) -> list[Cue]:
+    game = script.narrator.game
     name = event["player"]
     cause = event["cause"]
     cues: list[Cue] = []
@@ -97,8 +97,8 @@ def _death(narrator: Narrator, event: dict[str, Any]) -> list[Cue]:
     return cues
 
 
-def _game_over(narrator: Narrator, event: dict[str, Any]) -> list[Cue]:
-    game = narrator.game
+def _game_over(script: WolfVillageScript, event: dict[str, Any]) -> list[Cue]:
+    game = script.narrator.game
     cues: list[Cue] = [Say(f"win_{event['winner']}")]
     if event["winner"] == "lovers":
         cues = [Say("win_lovers", {"names": event["winners"]})]
