@@ -170,3 +170,18 @@ def test_a_random_complete_game_through_the_command_line():
     assert out["winner"] == played.game.winner
     assert out["events"] == played.game.events
     assert out["word"] == played.game.word
+
+
+def test_without_words_the_offer_is_drawn_by_language_and_difficulty():
+    from rules.werewords.wordlists import word_list
+
+    doc = {"ruleset": "werewords", "seed": 21, "players": ["Ana", "Ben", "Cal", "Dee"],
+           "options": {"language": "es", "difficulty": "medium"}}
+    code, out = run(doc)
+    assert code == 0, out["error"]
+    offered = out["events"][2]
+    assert offered["type"] == "words_offered" and len(offered["words"]) == 4
+    assert set(offered["words"]) <= set(word_list("es", "medium"))
+    word = offered["words"][0]
+    code, out = run({**doc, "actions": [[out["mayor"], "choose_word", word]]})
+    assert code == 0 and out["word"] == word
