@@ -23,9 +23,10 @@ from rules import TABLE, Refused, replay
 from rules.core import CLOCK
 from rules.simulate import play_random
 from rules.werewords import start
+from rules.werewords.wordlists import LANGUAGES, LEVELS
 from tests.test_werewords_rules import snapshot
 
-SETTINGS = settings(max_examples=400, deadline=None, derandomize=True, database=None,
+SETTINGS = settings(max_examples=800, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 VOCABULARY = ["frog", "castle", "rain", "piano", "moon", "bread", "river", "clock tower",
@@ -45,12 +46,17 @@ STYLES = ["any", "ask_on", "hurry"]
 def game_docs(draw) -> dict[str, Any]:
     n = draw(st.integers(4, 10))
     options = {role: draw(st.booleans()) for role in ("minion", "beholder")}
-    words = draw(st.lists(st.sampled_from(VOCABULARY), min_size=1, max_size=6, unique=True))
-    doc: dict[str, Any] = {"ruleset": "werewords", "seed": draw(st.integers(0, 2**32 - 1)),
-                           "words": words}
+    doc: dict[str, Any] = {"ruleset": "werewords", "seed": draw(st.integers(0, 2**32 - 1))}
+    if draw(st.booleans()):
+        doc["words"] = draw(st.lists(st.sampled_from(VOCABULARY), min_size=1, max_size=6,
+                                     unique=True))
+    else:  # drawn from a shipped list
+        doc["options"] = {"language": draw(st.sampled_from(LANGUAGES)),
+                          "difficulty": draw(st.sampled_from(LEVELS)),
+                          "words_offered": draw(st.integers(1, 10))}
     if draw(st.booleans()):
         doc["players"] = NAMES[:n]
-        doc["options"] = options
+        doc["options"] = {**doc.get("options", {}), **options}
         if draw(st.booleans()):
             doc["last_mayor"] = draw(st.sampled_from(NAMES[:n]))
     else:
@@ -220,7 +226,7 @@ def test_random_legal_games_end_tokens_stay_counted_and_winners_agree(doc, seed,
     check_log_replays(doc, game, actions)
 
 
-@settings(SETTINGS, max_examples=150)
+@settings(SETTINGS, max_examples=250)
 @given(doc=game_docs(), seed=st.integers(0, 2**32 - 1), style=st.sampled_from(STYLES))
 def test_a_refused_action_changes_nothing(doc, seed, style):
     game, actions, tried = play(doc, seed, style, refusals=True)
@@ -230,7 +236,7 @@ def test_a_refused_action_changes_nothing(doc, seed, style):
     check_log_replays(doc, game, actions)
 
 
-@settings(SETTINGS, max_examples=150)
+@settings(SETTINGS, max_examples=250)
 @given(doc=game_docs(), seed=st.integers(0, 2**32 - 1))
 def test_the_shared_random_player_plays_werewords_to_the_end(doc, seed):
     """rules.simulate (the benchmarks' and the balance simulator's player) only uses pending
@@ -255,7 +261,7 @@ def test_every_way_a_day_ends_is_reached():
         assert seen[kind] > 0, seen
 
 
-@settings(SETTINGS, max_examples=150)
+@settings(SETTINGS, max_examples=250)
 @given(doc=game_docs(), seed=st.integers(0, 2**32 - 1), style=st.sampled_from(STYLES),
        cut=st.floats(0, 1))
 def test_a_prefix_of_the_log_is_the_game_in_progress(doc, seed, style, cut):
