@@ -204,13 +204,16 @@ class Narrator:
         """After an accepted action: tell what happened, then ask what comes next."""
         cues = self.script.narrate(self.game.events[self.narrated:])
         self.narrated = len(self.game.events)
-        cues += self._views()
         if self.game.winner is not None:
+            cues += self._views()
             self.phase = OVER
             self.timer = None
             self.prompt = [Listen(("NewGameIntent",))]
             return cues
-        return cues + self.script.ask()
+        asked = self.script.ask()
+        # the phones as they are once the question is asked (a night call it opened shows
+        # its choice on the called phone)
+        return cues + self._views() + asked
 
     def start_timer(self, seconds: float, kind: str) -> None:
         """Run the timer (the debate clock, a night call held open, a day's timer): Ticks
