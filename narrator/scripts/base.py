@@ -43,6 +43,9 @@ class Script:
     # the debate clocks this game offers (seconds; 0: none), and the line that refuses others
     clocks: ClassVar[tuple[int, ...]] = CLOCKS
     bad_clock: ClassVar[str] = "bad_clock"
+    # lines with a player's name the table may hear right after a spoken answer (a mouth
+    # with a slow voice makes them for every name when the game starts)
+    name_lines: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, narrator: Narrator):
         self.narrator = narrator

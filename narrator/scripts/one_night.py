@@ -63,6 +63,7 @@ class OneNightScript(Script):
     protocol_refused: ClassVar[str] = "on_no_show_of_hands"
     clocks: ClassVar[tuple[int, ...]] = CLOCKS
     bad_clock: ClassVar[str] = "on_bad_clock"
+    name_lines: ClassVar[tuple[str, ...]] = ("on_ask_point", "on_out")
 
     def __init__(self, narrator: Any):
         super().__init__(narrator)
