@@ -461,6 +461,7 @@ class Relay:
         view: dict[str, Any] = {
             "room": link.code,
             "lang": link.lang,
+            "game": narrator.config.ruleset,  # which game's page parts to show
             "phase": narrator.phase,
             "paused": narrator.paused,
             "players": _players(narrator),
@@ -590,6 +591,9 @@ def _waiting(narrator: Narrator) -> dict[str, Any]:
     game = narrator.game
     if game is None:
         return {}
+    own = narrator.script.waiting()
+    if own is not None:
+        return own  # the game's script says what may be shown
     pending = game.pending()
     if narrator.phase == "reveal" or game.phase == "night":
         # before "ready" the rules already wait for the night's first turns: naming them
@@ -610,7 +614,8 @@ def _waiting(narrator: Narrator) -> dict[str, Any]:
 
 def _next_to_pass(narrator: Narrator) -> str | None:
     game = narrator.game
-    if game is None or narrator.phase != "night" or game.options.night_mode != "pass_phones":
+    if (game is None or narrator.phase != "night"
+            or getattr(game.options, "night_mode", None) != "pass_phones"):
         return None
     pending = game.pending()
     return pending[0].player if pending else None

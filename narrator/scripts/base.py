@@ -130,3 +130,9 @@ class Script:
     def public_knowledge(self) -> dict[str, Any]:
         """What everyone may know of the game now."""
         raise NotImplementedError
+
+    def waiting(self) -> dict[str, Any] | None:
+        """What the host's screen may show of whom the table is waiting for (`players`:
+        names that may be shown), or None for the phone relay's own account (Wolf
+        Village's)."""
+        return None

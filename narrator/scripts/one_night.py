@@ -312,3 +312,11 @@ class OneNightScript(Script):
 
     def public_knowledge(self) -> dict[str, Any]:
         return {**public_knowledge(self.narrator.game), "called": list(self.opened)}
+
+    def waiting(self) -> dict[str, Any]:
+        """Only the day's voters: at night, whom the rules wait for would say who holds
+        the card being called (or that it lies in the centre)."""
+        n = self.narrator
+        if n.phase != VOTE:
+            return {}
+        return {"players": [d.player for d in n.game.pending() if d.action == "vote"]}
