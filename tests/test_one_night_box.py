@@ -116,17 +116,20 @@ def test_a_whole_one_night_game_by_voice(tmp_path: Path, recognizer: Any) -> Non
     assert written and all(is_valid_wav(path, min_seconds=0.2) for path in written)
     assert int(abs(Audio.from_wav(written[0].read_bytes()).samples.astype(int)).max()) > 1000
 
-    # every ballot stored is the one its player gave, and every player's is there
+    # every ballot counted is the one its player gave (an answer the box was unsure of
+    # counts only once "Was that number ...?" was answered yes), and every player's is there
     stored = relay.store.load(game_id)
     said_at: dict[int, Said] = {said.version: said for said in ears.said}
+    heard = [(said_at[v], e) for v, e in enumerate(stored.entries) if e.get("type") == "heard"]
     ballots = {}
-    for version, entry in enumerate(stored.entries):
-        if entry.get("type") == "heard" and entry["intent"] == "VoteIntent":
-            said = said_at[version]
-            assert said.kind == "name" and entry["slots"]["player"] == said.target, (
-                said, entry)
-            assert entry["speaker"] == said.speaker
-            ballots[said.speaker] = said.target
-    assert ballots == {p: game.players[t] for p, t in
-                       ((game.players[v], t) for v, t in game.votes.items())}
+    for k, (said, entry) in enumerate(heard):
+        if entry["intent"] != "VoteIntent":
+            continue
+        confirmed = k + 1 < len(heard) and heard[k + 1][1]["intent"] == "AMAZON.YesIntent"
+        if not (entry.get("sure", True) or confirmed):
+            continue
+        assert said.kind == "name" and entry["slots"]["player"] == said.target, (said, entry)
+        assert entry["speaker"] == said.speaker
+        ballots[said.speaker] = said.target
+    assert ballots == {game.players[v]: game.players[t] for v, t in game.votes.items()}
     assert sorted(ballots) == sorted(names)
