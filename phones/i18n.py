@@ -25,8 +25,16 @@ def page_text(lang: str) -> dict[str, Any]:
     text["protocols"] = catalog(lang)["protocols"]
     text["options"] = catalog(lang)["options"]
     text["values"] = catalog(lang)["values"]
+    text["games"] = catalog(lang)["games"]
     text["lang_names"] = LANGUAGE_NAMES
     return text
+
+
+def counted(text: dict[str, Any], key: str, **params: Any) -> str:
+    """A page's words with a count in them, in the count's grammatical number: `key_one`
+    for one where the language has it, `key` otherwise."""
+    template = text.get(f"{key}_one") if params.get("count") == 1 else None
+    return str(template or text[key]).format_map(params)
 
 
 LANGUAGE_NAMES = {

@@ -26,6 +26,9 @@ from narrator.session import Binder, TableSession, current_log
 from narrator.table import LANGUAGES
 from phones.codes import new_code, normalize_code
 from phones.links import Link, link_key, new_token
+from phones.setup_form import FormError, SetupForm
+from phones.setup_form import describe as describe_setup
+from phones.setup_form import inputs_for as setup_inputs_for
 from store import PointerTaken, StoreError, new_game_id
 
 ROOM_KEY = "room:{code}"
@@ -500,6 +503,8 @@ class Relay:
             view["rating"] = narrator.config.rating()
             view["waiting"] = _waiting(narrator)
             view["next_to_pass"] = _next_to_pass(narrator)
+            if narrator.phase == "lobby":
+                view["setup"] = describe_setup(narrator)
             view = tagged(view)
             self._remember_view("host", opened, view)
             return dict(view)
@@ -525,6 +530,51 @@ class Relay:
             said = [{"key": c.key, "params": c.params} for c in reply.cues
                     if type(c).__name__ == "Say"]
             return {"said": said}
+
+    def host_setup(self, token: str, device: str | None, form: SetupForm) -> dict[str, Any]:
+        """One submitted set-up form: every input it makes, or (a bad form) none."""
+        opened = self.open(token, device, host=True)
+        game_id = opened.link.game_id
+        said: list[dict[str, Any]] = []
+        with self._lock(game_id):
+            narrator = self._current(opened).session.narrator
+            if narrator.phase != "lobby":
+                raise RelayError("game_started", 409)
+            try:
+                inputs = setup_inputs_for(narrator, form)
+            except FormError as problem:
+                raise RelayError(problem.reason, field=problem.field) from None
+            for inp in inputs:
+                with self._fed(game_id, inp, 400) as (_, reply):
+                    said += [{"key": c.key, "params": c.params} for c in reply.cues
+                             if type(c).__name__ == "Say"]
+        return {"said": said}
+
+    def remove_player(self, token: str, device: str | None, player: Any) -> dict[str, Any]:
+        """The host takes a player off the table before the game; their link dies with it
+        (a host who plays keeps hosting)."""
+        opened = self.open(token, device, host=True)
+        game_id = opened.link.game_id
+        seated: list[str] = []  # the name as the table spells it, found just before
+
+        def in_lobby(session: TableSession) -> None:
+            if session.narrator.phase != "lobby":
+                raise RelayError("game_started", 409)
+            found = session.narrator.config.find(player) if isinstance(player, str) else None
+            seated[:] = [found] if found else []
+
+        def unlinked(fed: TableSession) -> dict[str, str | None]:
+            pointer = PLAYER_LINK_KEY.format(game=game_id, player=seated[0])
+            old = self.store.lookup(pointer)
+            text = self.store.lookup(old) if old else None
+            if old is None or text is None:
+                return {pointer: None}
+            link = Link.from_text(text)
+            kept = Link(**{**link.__dict__, "player": None}).to_text() if link.host else None
+            return {pointer: None, old: kept}
+
+        with self._fed(game_id, Host("leave", player), 404, bind=unlinked, check=in_lobby):
+            return {"removed": seated[0]}
 
     def pass_view(self, token: str, device: str | None, player: str | None) -> dict[str, Any]:
         """Shared phones: who gets the device next, and (once they tap) only their turn."""

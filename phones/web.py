@@ -37,8 +37,9 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from phones.i18n import page_text, pick_language
+from phones.i18n import counted, page_text, pick_language
 from phones.relay import Relay, RelayError
+from phones.setup_form import FormError, form_from_fields, form_from_json
 from rules.wolf_village.presets import PRESETS
 
 DEVICE_COOKIE = "wv_device"
@@ -130,7 +131,9 @@ def lang_of_request() -> str:
 
 
 def render(template: str, lang: str, status: int = 200, **context: Any) -> Response:
-    body = render_template(template, t=page_text(lang), lang=lang, presets=list(PRESETS),
+    text = page_text(lang)
+    body = render_template(template, t=text, lang=lang, presets=list(PRESETS),
+                           counted=lambda key, **params: counted(text, key, **params),
                            **context)
     return make_response(body, status)
 
@@ -238,7 +241,8 @@ def host_part(token: str) -> Response:
     except RelayError as problem:
         return error_page(problem, lang_of_request())
     join_url = url_for("pages.join_page", code=view["room"], _external=True)
-    return render("host_part.html", view["lang"], view=view, token=token, join_url=join_url)
+    return render("host_part.html", view["lang"], view=view, token=token, join_url=join_url,
+                  reason=request.args.get("reason"))
 
 
 @pages.post("/h/<token>/do")
@@ -267,6 +271,27 @@ def host_do(token: str) -> Response:
         data = {"command": form.get("command"), "arg": command_arg(form)}
     try:
         relay().host_input(token, device_id(), kind, data)
+    except RelayError as problem:
+        return redirect(url_for("pages.host_page", token=token, reason=problem.reason), 303)
+    return redirect(url_for("pages.host_page", token=token), 303)
+
+
+@pages.post("/h/<token>/setup")
+def host_setup(token: str) -> Response:
+    """The whole set-up form at once (see phones/setup_form.py)."""
+    try:
+        relay().host_setup(token, device_id(), form_from_fields(request.form))
+    except FormError as problem:
+        return redirect(url_for("pages.host_page", token=token, reason=problem.reason), 303)
+    except RelayError as problem:
+        return redirect(url_for("pages.host_page", token=token, reason=problem.reason), 303)
+    return redirect(url_for("pages.host_page", token=token), 303)
+
+
+@pages.post("/h/<token>/remove")
+def host_remove(token: str) -> Response:
+    try:
+        relay().remove_player(token, device_id(), request.form.get("player", ""))
     except RelayError as problem:
         return redirect(url_for("pages.host_page", token=token, reason=problem.reason), 303)
     return redirect(url_for("pages.host_page", token=token), 303)
@@ -413,6 +438,20 @@ def api_host_input(token: str, kind: str) -> Response:
     if kind not in ("command", "heard", "tick"):
         raise RelayError("bad_request", 404)
     return jsonify(relay().host_input(token, device_id(), kind, data))
+
+
+@api.post("/h/<token>/setup")
+def api_host_setup(token: str) -> Response:
+    try:
+        form = form_from_json(json_body())
+    except FormError as problem:
+        raise RelayError(problem.reason) from None
+    return jsonify(relay().host_setup(token, device_id(), form))
+
+
+@api.post("/h/<token>/remove")
+def api_host_remove(token: str) -> Response:
+    return jsonify(relay().remove_player(token, device_id(), json_body().get("player")))
 
 
 @api.get("/h/<token>/pass")

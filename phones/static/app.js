@@ -2,6 +2,7 @@
 // Plain JavaScript, no framework; pages work without it (forms post normally).
 (function () {
   "use strict";
+  document.documentElement.classList.add("js");
   var live = document.getElementById("live");
   if (!live || !live.dataset.poll) { return; }
   var version = live.dataset.version;
@@ -11,29 +12,37 @@
   function filling() {
     // someone is filling in their choice: leave the form alone until they send it
     var form = live.querySelector("form.turn");
-    return Boolean(form) && (form.contains(document.activeElement) ||
-      form.querySelector("input:checked:not([value=''])") !== null);
+    if (form && (form.contains(document.activeElement) ||
+        form.querySelector("input:checked:not([value=''])") !== null)) { return true; }
+    // the host is typing a card count: the page is redrawn once it is sent
+    var setup = live.querySelector("form#setup");
+    var active = document.activeElement;
+    return Boolean(setup) && setup.contains(active) && active.type === "number" && setup.dataset.dirty === "1";
   }
 
-  function refresh() {
-    if (busy || filling()) { return; }
+  function refresh(force, reason) {
+    if (busy || (!force && filling())) { return; }
     busy = true;
     fetch(live.dataset.poll + "?since=" + encodeURIComponent(version), {credentials: "same-origin"})
       .then(function (answer) {
-        if (answer.status === 204) { return null; }
+        if (answer.status === 204 && !force) { return null; }
+        if (answer.status === 204) { return {version: version}; }
         if (!answer.ok) { throw new Error(String(answer.status)); }
         return answer.json();
       })
       .then(function (view) {
         if (!view) { return null; }
         version = String(view.version);
-        return fetch(live.dataset.part, {credentials: "same-origin"})
+        var part = live.dataset.part + (reason ? "?reason=" + encodeURIComponent(reason) : "");
+        return fetch(part, {credentials: "same-origin"})
           .then(function (answer) { return answer.text(); })
           .then(function (html) {
             // the answer may come back after someone started choosing: try again later
-            if (filling()) { version = live.dataset.version; return; }
+            if (!force && filling()) { version = live.dataset.version; return; }
+            var focused = document.activeElement && document.activeElement.id;
             live.innerHTML = html;
             live.dataset.version = version;
+            if (focused && document.getElementById(focused)) { document.getElementById(focused).focus(); }
           });
       })
       .catch(function () { /* offline for a moment: try again at the next beat */ })
@@ -55,6 +64,26 @@
       lastTick = now;
     }
   }
+
+  // the host's set-up: every change is sent at once, and the page shows what it made
+  live.addEventListener("input", function (event) {
+    var setup = event.target.form;
+    if (setup && setup.id === "setup") { setup.dataset.dirty = "1"; }
+  });
+  live.addEventListener("change", function (event) {
+    var setup = event.target.form;
+    if (!setup || setup.id !== "setup") { return; }
+    setup.dataset.dirty = "";
+    busy = true;
+    var reason = null;
+    fetch(setup.action, {method: "POST", credentials: "same-origin", body: new FormData(setup)})
+      .then(function (answer) {
+        // a refused set-up comes back as the host's page with the reason in its address
+        reason = new URL(answer.url).searchParams.get("reason");
+      })
+      .catch(function () {})
+      .then(function () { busy = false; refresh(true, reason); });
+  });
 
   setInterval(refresh, 1500);
   setInterval(tick, 1000);
