@@ -37,6 +37,7 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
+from phones import handover
 from phones.i18n import counted, page_text, pick_language
 from phones.relay import Relay, RelayError
 from phones.setup_form import FormError, form_from_fields, form_from_json
@@ -266,7 +267,7 @@ def host_do(token: str) -> Response:
         url = url_for("pages.player_page", token=new, _external=True)
         view = relay().host_view(token, device_id())
         return render("reissued.html", view["lang"], url=url, player=form.get("player"),
-                      token=token)
+                      token=token, qr=qr_data_uri(url))
     else:
         data = {"command": form.get("command"), "arg": command_arg(form)}
     try:
@@ -310,6 +311,46 @@ def command_arg(form: Any) -> Any:
     if command == "seats":
         return form.getlist("seat")
     return arg
+
+
+@pages.post("/h/<token>/handover")
+def host_handover(token: str) -> Response:
+    """A one-time code that moves hosting to another device (a page of its own: the code
+    is shown once, and only here)."""
+    try:
+        code = handover.offer(relay(), token, device_id())
+        lang = relay().host_view(token, device_id())["lang"]
+        room = relay().host_view(token, device_id())["room"]
+    except RelayError as problem:
+        return error_page(problem, lang_of_request())
+    url = url_for("pages.takeover_page", room=room, _external=True)
+    return render("handover.html", lang, code=code, room=room, url=url, token=token,
+                  qr=qr_data_uri(url), minutes=handover.VALID_SECONDS // 60)
+
+
+@pages.get("/host")
+def takeover_page() -> Response:
+    lang = lang_of_request()
+    return render("takeover.html", lang, room=request.args.get("room", ""))
+
+
+@pages.post("/host")
+@limit_guesses
+def takeover_form() -> Response:
+    lang = pick_language(request.form.get("lang"), request.headers.get("Accept-Language"))
+    try:
+        token = handover.take_over(relay(), request.form.get("room"), request.form.get("code"),
+                                   device_id())
+    except RelayError as problem:
+        return render("takeover.html", lang, problem.status, room=request.form.get("room", ""),
+                      reason=problem.reason)
+    return redirect(url_for("pages.host_page", token=token), 303)
+
+
+def qr_data_uri(url: str) -> str:
+    """A QR code as an inline image: a private link must not become an image's URL (it
+    would be fetched and logged as one)."""
+    return segno.make(url, error="m").svg_data_uri(scale=5, border=2)
 
 
 @pages.get("/h/<token>/pass")
@@ -452,6 +493,23 @@ def api_host_setup(token: str) -> Response:
 @api.post("/h/<token>/remove")
 def api_host_remove(token: str) -> Response:
     return jsonify(relay().remove_player(token, device_id(), json_body().get("player")))
+
+
+@api.post("/h/<token>/handover")
+def api_host_handover(token: str) -> Response:
+    code = handover.offer(relay(), token, device_id())
+    room = relay().host_view(token, device_id())["room"]
+    return jsonify(code=code, url=url_for("pages.takeover_page", room=room, _external=True),
+                   minutes=handover.VALID_SECONDS // 60)
+
+
+@api.post("/host")
+@limit_guesses
+def api_takeover() -> Response:
+    data = json_body()
+    token = handover.take_over(relay(), data.get("room"), data.get("code"), device_id())
+    return jsonify(host_token=token,
+                   host_url=url_for("pages.host_page", token=token, _external=True))
 
 
 @api.get("/h/<token>/pass")
