@@ -112,14 +112,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         check_devices(config.input_device, config.output_device)
     except NoAudioDevice as problem:
-        print(f"No audio device: {problem}. Running the console instead.", file=sys.stderr)
-        from wolfvillage.cli import build_parser
-        from wolfvillage.console import run as console
+        # no microphone or speaker: the phones run the table, the host's phone narrates
+        from wolfvillage.phones_only import fallback
 
-        argv = ["console", "--lang", config.language]
-        if config.store:
-            argv += ["--store", config.store]
-        return console(build_parser().parse_args(argv))
+        return fallback(config, problem, new_room=args.new)
     return serve_box(config, new_room=args.new)
 
 

@@ -28,6 +28,9 @@ LENGTH = 8
 VALID_SECONDS = 10 * 60
 OFFER_KEY = "handover:{digest}"
 LATEST_KEY = "handover-latest:{game}"
+# the room's host link, for a room whose host link is handed out where no page can show a
+# code (the box's terminal): its hashed key, never the token
+HOST_LINK_KEY = "host-link:{game}"
 USED = "used"  # what a spent offer holds (its pointer is kept, so it can never be reused)
 
 Clock = Callable[[], float]
@@ -36,9 +39,34 @@ Clock = Callable[[], float]
 def offer(relay: Relay, token: str, device: str | None, clock: Clock = time.time) -> str:
     """A new hand-over code for the host link `token` (shown on this device only)."""
     opened = relay.open(token, device, host=True)
-    game_id = opened.link.game_id
+    return _offer(relay, opened.link.game_id, link_key(token), clock)
+
+
+def offer_for_room(relay: Relay, game_id: str, clock: Clock = time.time) -> str | None:
+    """A hand-over code for the room's remembered host link (see `remember_host_link`), for
+    whoever sees the terminal that started the room; None if no live host link is known."""
+    key = relay.store.lookup(HOST_LINK_KEY.format(game=game_id))
+    if key is None or relay.store.lookup(key) is None:
+        return None
+    return _offer(relay, game_id, key, clock)
+
+
+def remember_host_link(relay: Relay, game_id: str, token: str) -> None:
+    relay.store.bind(HOST_LINK_KEY.format(game=game_id), link_key(token))
+
+
+def new_host_link(relay: Relay, game_id: str, code: str, lang: str) -> str:
+    """A fresh host link for a room that has none known (a room the audio box opened and
+    a box without audio now runs), remembered for later hand-overs."""
+    token = new_token()
+    relay.store.bind(link_key(token), Link(code, game_id, None, host=True, lang=lang).to_text())
+    remember_host_link(relay, game_id, token)
+    return token
+
+
+def _offer(relay: Relay, game_id: str, host_key: str, clock: Clock) -> str:
     code = "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
-    record = json.dumps({"game": game_id, "link": link_key(token),
+    record = json.dumps({"game": game_id, "link": host_key,
                          "until": clock() + VALID_SECONDS}, separators=(",", ":"))
     key = OFFER_KEY.format(digest=digest(code))
     latest = LATEST_KEY.format(game=game_id)
@@ -85,6 +113,9 @@ def take_over(relay: Relay, raw_room: Any, raw_code: Any, device: str | None,
             relay.store.bind(PLAYER_LINK_KEY.format(game=game_id, player=old.player),
                              link_key(token))
         relay.store.bind(LATEST_KEY.format(game=game_id), None)
+        remembered = HOST_LINK_KEY.format(game=game_id)
+        if relay.store.lookup(remembered) == record["link"]:
+            relay.store.bind(remembered, link_key(token))
     return token
 
 
@@ -97,4 +128,5 @@ def _normalize(raw: Any) -> str | None:
     return code
 
 
-__all__ = ["LENGTH", "VALID_SECONDS", "offer", "take_over"]
+__all__ = ["LENGTH", "VALID_SECONDS", "new_host_link", "offer", "offer_for_room",
+           "remember_host_link", "take_over"]

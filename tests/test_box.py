@@ -460,13 +460,4 @@ def test_box_check_says_what_is_wrong_in_plain_words(tmp_path):
     assert "Traceback" not in done.stderr
 
 
-def test_box_without_audio_runs_the_console(tmp_path):
-    db = tmp_path / "box.db"
-    done = box_cli(tmp_path, "--store", f"sqlite:///{db}", stdin="add Ana\nadd Ben\nadd Ana\n")
-    assert done.returncode == 0, done.stderr
-    assert "No audio device" in done.stderr and "Running the console instead" in done.stderr
-    out = done.stdout.splitlines()
-    assert "Welcome, Ana. 1 players at the table." in out
-    assert "Welcome, Ben. 2 players at the table." in out
-    assert any("Ana" in x and "already" in x.lower() for x in out), out
-    assert db.exists()
+# without audio the box runs the phones alone: tests/test_box_phones_only.py
