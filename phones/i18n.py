@@ -16,8 +16,7 @@ TEXT_DIR = Path(__file__).parent / "text"
 def page_text(lang: str) -> dict[str, Any]:
     if lang not in LANGUAGES:
         lang = "en"
-    path = TEXT_DIR / f"{lang}.json"
-    with open(path if path.exists() else TEXT_DIR / "en.json", encoding="utf-8") as handle:
+    with open(TEXT_DIR / f"{lang}.json", encoding="utf-8") as handle:
         text = json.load(handle)
     text["roles"] = catalog(lang)["roles"]
     text["presets"] = catalog(lang)["presets"]
