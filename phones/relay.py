@@ -187,15 +187,17 @@ class Relay:
 
     # ------------------------------------------------------------------ links
 
-    def open(self, token: Any, device: str | None, host: bool = False) -> Opened:
-        """Check a link: it exists, and this device owns it (the first to open it does)."""
+    def open(self, token: Any, device: str | None, host: bool = False,
+             shared: bool = False) -> Opened:
+        """Check a link: it exists, and this device owns it (the first to open it does).
+        `host`: only the host's link will do (or, with `shared`, a shared phone's too)."""
         if not isinstance(token, str) or not token:
             raise RelayError("bad_link", 404)
         text = self.store.lookup(link_key(token))
         if text is None:
             raise RelayError("bad_link", 404)
         link = Link.from_text(text)
-        if host and not link.host:
+        if host and not link.host and not (shared and link.shared):
             raise RelayError("bad_link", 404)
         if device is None:
             raise RelayError("no_device", 403)
@@ -578,10 +580,11 @@ class Relay:
 
     def pass_view(self, token: str, device: str | None, player: str | None) -> dict[str, Any]:
         """Shared phones: who gets the device next, and (once they tap) only their turn."""
-        opened = self.open(token, device, host=True)
+        opened = self.open(token, device, host=True, shared=True)
+        serves = opened.link.serves
         with self._lock(opened.link.game_id):
             narrator = self._current(opened).session.narrator
-            nxt = _next_to_pass(narrator)
+            nxt = _next_to_pass(narrator, serves)
             if player is None or player != nxt:
                 return tagged({"next": nxt, "phase": narrator.phase})
             mine = narrator.player_view(player)
@@ -590,14 +593,39 @@ class Relay:
 
     def pass_choose(self, token: str, device: str | None, player: Any, verb: Any,
                     target: Any) -> dict[str, Any]:
-        opened = self.open(token, device, host=True)
+        """A secret turn played on a shared phone. The answer holds what the player now
+        knows (the seer's answer, the pack), for the phone to show before it is passed
+        on: the player who just played is the one holding it."""
+        opened = self.open(token, device, host=True, shared=True)
+        serves = opened.link.serves
+
         def passed_to(session: TableSession) -> None:
-            if player != _next_to_pass(session.narrator) or not isinstance(verb, str):
+            if player != _next_to_pass(session.narrator, serves) or not isinstance(verb, str):
                 raise RelayError("not_your_turn", 409)
 
         with self._fed(opened.link.game_id, Tap(player, verb, target), 409,
                        check=passed_to) as (session, _):
-            return tagged({"next": _next_to_pass(session.narrator)})
+            narrator = session.narrator
+            return tagged({"next": _next_to_pass(narrator, serves), "player": player,
+                           "private": narrator.player_view(player).get("me")})
+
+    def add_shared_phone(self, token: str, device: str | None,
+                         serves: list[str] | None = None) -> str:
+        """A link for another device to take secret turns on (pass the phones), for the
+        players `serves` names (None: everyone)."""
+        opened = self.open(token, device, host=True)
+        narrator = opened.session.narrator
+        names = _players(narrator)
+        if serves is not None:
+            if not isinstance(serves, list) or not serves or any(
+                    name not in names for name in serves):
+                raise RelayError("unknown_player", 400)
+            serves = [name for name in names if name in serves]  # in seat order
+        shared = Link(opened.link.code, opened.link.game_id, None, lang=opened.link.lang,
+                      shared=True, serves=serves)
+        new = new_token()
+        self.store.bind(link_key(new), shared.to_text())
+        return new
 
 
 _STABLE_REASON = re.compile(r"[a-z][a-z_]{0,39}")
@@ -654,12 +682,14 @@ def _waiting(narrator: Narrator) -> dict[str, Any]:
     return {"players": [d.player for d in pending if d.player != "table"]}
 
 
-def _next_to_pass(narrator: Narrator) -> str | None:
+def _next_to_pass(narrator: Narrator, serves: list[str] | None = None) -> str | None:
+    """Who gets a shared phone next: the first player in seat order (of those the phone
+    serves) with a secret turn still to play."""
     game = narrator.game
     if game is None or narrator.phase != "night" or game.options.night_mode != "pass_phones":
         return None
-    pending = game.pending()
-    return pending[0].player if pending else None
+    pending = [d.player for d in game.pending() if serves is None or d.player in serves]
+    return pending[0] if pending else None
 
 
 def handle(relay: Relay, game_id: str, inp: Any) -> Reply:

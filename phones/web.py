@@ -59,7 +59,7 @@ limiter = Limiter(key_func=get_remote_address, storage_uri="memory://")
 class RedactTokens(logging.Filter):
     """Keeps private links out of every log line (werkzeug logs request paths)."""
 
-    PATTERN = re.compile(r"/(p|h|api/p|api/h)/[A-Za-z0-9_\-]{16,}")
+    PATTERN = re.compile(r"/(p|h|s|api/p|api/h|api/s)/[A-Za-z0-9_\-]{16,}")
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
@@ -353,26 +353,87 @@ def qr_data_uri(url: str) -> str:
     return segno.make(url, error="m").svg_data_uri(scale=5, border=2)
 
 
-@pages.get("/h/<token>/pass")
-def pass_page(token: str) -> Response:
+def _pass_urls(token: str, shared: bool) -> dict[str, Any]:
+    if shared:
+        return {"here": url_for("pages.shared_page", token=token),
+                "part": url_for("pages.shared_part", token=token),
+                "poll": url_for("api.api_shared", token=token), "back": None}
+    return {"here": url_for("pages.pass_page", token=token),
+            "part": url_for("pages.pass_part", token=token),
+            "poll": url_for("api.api_pass", token=token),
+            "back": url_for("pages.host_page", token=token)}
+
+
+def _pass_lang(token: str) -> str:
+    return relay().open(token, device_id(), host=True, shared=True).link.lang
+
+
+def _pass_get(token: str, shared: bool, template: str = "pass.html") -> Response:
     player = request.args.get("player")
     try:
         view = relay().pass_view(token, device_id(), player)
-        lang = relay().host_view(token, device_id())["lang"]
+        lang = _pass_lang(token)
     except RelayError as problem:
         return error_page(problem, lang_of_request())
-    return render("pass.html", lang, view=view, token=token)
+    return render(template, lang, view=view, token=token, **_pass_urls(token, shared))
+
+
+def _pass_post(token: str, shared: bool) -> Response:
+    verb = request.form.get("verb", "")
+    urls = _pass_urls(token, shared)
+    try:
+        done = relay().pass_choose(token, device_id(), request.form.get("player"), verb,
+                                   target_from_form(verb, request.form))
+        lang = _pass_lang(token)
+    except RelayError as problem:
+        return error_page(problem, lang_of_request())
+    # a page of its own (not a redirect): what the player learnt is shown once, to them
+    return render("pass.html", lang, view={}, done=done, token=token, **urls)
+
+
+@pages.get("/h/<token>/pass")
+def pass_page(token: str) -> Response:
+    return _pass_get(token, shared=False)
+
+
+@pages.get("/h/<token>/pass/part")
+def pass_part(token: str) -> Response:
+    return _pass_get(token, shared=False, template="pass_part.html")
 
 
 @pages.post("/h/<token>/pass")
 def pass_choose(token: str) -> Response:
-    verb = request.form.get("verb", "")
+    return _pass_post(token, shared=False)
+
+
+@pages.get("/s/<token>")
+def shared_page(token: str) -> Response:
+    """A shared phone the host added (pass the phones on several devices)."""
+    return _pass_get(token, shared=True)
+
+
+@pages.get("/s/<token>/part")
+def shared_part(token: str) -> Response:
+    return _pass_get(token, shared=True, template="pass_part.html")
+
+
+@pages.post("/s/<token>")
+def shared_choose(token: str) -> Response:
+    return _pass_post(token, shared=True)
+
+
+@pages.post("/h/<token>/shared")
+def host_add_shared(token: str) -> Response:
+    """A link for another shared phone, with its QR code, on a page of its own."""
+    serves = request.form.getlist("serves") or None
     try:
-        relay().pass_choose(token, device_id(), request.form.get("player"), verb,
-                            target_from_form(verb, request.form))
+        new = relay().add_shared_phone(token, device_id(), serves)
+        lang = relay().host_view(token, device_id())["lang"]
     except RelayError as problem:
-        return error_page(problem, lang_of_request())
-    return redirect(url_for("pages.pass_page", token=token), 303)
+        return redirect(url_for("pages.host_page", token=token, reason=problem.reason), 303)
+    url = url_for("pages.shared_page", token=new, _external=True)
+    return render("shared_added.html", lang, url=url, qr=qr_data_uri(url), token=token,
+                  serves=serves)
 
 
 QR_FORMATS = {"svg": ("image/svg+xml", 6), "png": ("image/png", 8)}
@@ -517,6 +578,29 @@ def api_pass(token: str) -> Response:
     return jsonify(relay().pass_view(token, device_id(), request.args.get("player")))
 
 
+@api.post("/h/<token>/shared")
+def api_add_shared(token: str) -> Response:
+    serves = json_body().get("serves")
+    new = relay().add_shared_phone(token, device_id(), serves)
+    return jsonify(token=new, url=url_for("pages.shared_page", token=new, _external=True))
+
+
+@api.get("/s/<token>")
+def api_shared(token: str) -> Response:
+    view = relay().pass_view(token, device_id(), request.args.get("player"))
+    since = request.args.get("since")
+    if since is not None and since == str(view["version"]):
+        return Response(status=204)
+    return jsonify(view)
+
+
+@api.post("/s/<token>")
+def api_shared_choose(token: str) -> Response:
+    data = json_body()
+    return jsonify(relay().pass_choose(token, device_id(), data.get("player"),
+                                       data.get("verb"), data.get("target")))
+
+
 # ---------------------------------------------------------------------- the poll fast path
 
 
@@ -651,7 +735,7 @@ def init_app(app: Flask, relay_obj: Relay) -> None:
     @app.after_request
     def security_headers(response: Response) -> Response:
         response.headers.update(SECURITY_HEADERS)
-        if request.path.startswith(("/p/", "/h/", "/api/")):
+        if request.path.startswith(("/p/", "/h/", "/s/", "/api/")):
             response.headers.update([PRIVATE_PAGE_HEADER])
         if g.get("new_device"):
             response.set_cookie(DEVICE_COOKIE, g.device, max_age=60 * 60 * 24 * 365,

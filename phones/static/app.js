@@ -40,7 +40,14 @@
             // the answer may come back after someone started choosing: try again later
             if (!force && filling()) { version = live.dataset.version; return; }
             var focused = document.activeElement && document.activeElement.id;
+            // a card turned face up (or a section opened) stays so through a redraw
+            var opened = {};
+            live.querySelectorAll("details[id]").forEach(function (d) { opened[d.id] = d.open; });
             live.innerHTML = html;
+            Object.keys(opened).forEach(function (id) {
+              var d = document.getElementById(id);
+              if (d) { d.open = opened[id]; }
+            });
             live.dataset.version = version;
             if (focused && document.getElementById(focused)) { document.getElementById(focused).focus(); }
           });
