@@ -178,19 +178,23 @@ class Box:
         if self.catch_up():
             return
         narrator = self.session().narrator
-        if narrator.phase == "debate" and narrator.config.clock and not narrator.paused:
+        if narrator.timer is not None and not narrator.paused:
+            # the narrator's timer (the debate clock, a night call held open) runs on the
+            # time the box lets pass: at most every TICK_EVERY, and when it is due
             now = self.clock()
             if self.last_tick is None:
                 self.last_tick = now
-            if now - self.last_tick >= TICK_EVERY:
+            if now - self.last_tick >= min(TICK_EVERY, max(narrator.timer, 0.1)):
                 handle(self.relay, self.game_id, Tick(now - self.last_tick))
                 self.last_tick = now
                 return
+        else:
+            self.last_tick = None  # the next timer counts from when it starts
         listen = LOBBY_LISTEN if narrator.phase == "lobby" else narrator.listening()
         if listen is None:
             time.sleep(0.05)  # the phones are busy; their taps arrive through the relay
             return
-        timeout = min(listen.timeout, TICK_EVERY) if narrator.phase == "debate" else (
+        timeout = min(listen.timeout, TICK_EVERY) if narrator.timer is not None else (
             listen.timeout)
         hearing = self.listen(listen, timeout)
         if hearing is not None:

@@ -63,7 +63,15 @@ class Clock:
     seconds: int = 0
 
 
-Cue = Say | Pause | Listen | Show | Wait | Clock
+@dataclass(frozen=True)
+class Chapter:
+    """A new part of the story starts here (nightfall, the morning, the debate, the end).
+
+    A marker for the narrator's own record of what the table heard (`Narrator.story`): the
+    narrator takes it out of a reply's cues, so no mouth ever sees one."""
+
+
+Cue = Say | Pause | Listen | Show | Wait | Clock | Chapter
 
 
 def cue_to_json(cue: Cue) -> dict[str, Any]:

@@ -20,7 +20,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from narrator.cues import Cue, Heard, Host, Input, Listen, Reply, Say, Show, Tap, Tick
+from narrator.cues import (
+    Chapter,
+    Clock,
+    Cue,
+    Heard,
+    Host,
+    Input,
+    Listen,
+    Pause,
+    Reply,
+    Say,
+    Show,
+    Tap,
+    Tick,
+)
 from narrator.protocols import ALWAYS, NAME_ANSWER
 from narrator.scripts import DEFAULT_RULESET, lobby_intents, script_class
 from narrator.scripts.base import Script
@@ -36,6 +50,7 @@ REVEAL = "reveal"
 OVER = "over"
 
 DEFAULT_CALL_PAUSE = 12.0
+TOLD = (Say, Pause, Clock)  # what the table hears (a Show is one phone's secret)
 
 # What the lobby understands: the core's set-up and every game's own.
 CORE_LOBBY_INTENTS = (
@@ -64,9 +79,15 @@ class Narrator:
         self.games_started = 0
         self.narrated = 0  # how many of the game's events have been told
         self.timer: float | None = None  # seconds left on the running timer, if one runs
+        self.timer_kind = ""  # what it times: "debate", "call" (a night call held open)...
         self.paused = False
         self.prompt: list[Cue] = []  # the current question, for "repeat"
         self.shown: dict[str, dict[str, Any]] = {}
+        # every cue the table heard from accepted inputs (Say, Pause, Clock: never a private
+        # Show), in order, so any mouth can catch up (the host's phone reads it); `chapters`
+        # are where each part of the game starts in it (the script's Chapter marks)
+        self.told: list[Cue] = []
+        self.chapters: list[int] = [0]
 
     # ------------------------------------------------------------------ replay
 
@@ -100,6 +121,20 @@ class Narrator:
     # ------------------------------------------------------------------ inputs
 
     def handle(self, inp: Input) -> Reply:
+        reply = self._handle(inp)
+        if any(isinstance(c, Chapter) for c in reply.cues):
+            if reply.accepted:
+                for cue in reply.cues:
+                    if isinstance(cue, Chapter):
+                        self.chapters.append(len(self.told))
+                    elif isinstance(cue, TOLD):
+                        self.told.append(cue)
+            reply.cues = [c for c in reply.cues if not isinstance(c, Chapter)]
+        elif reply.accepted:
+            self.told += [c for c in reply.cues if isinstance(c, TOLD)]
+        return reply
+
+    def _handle(self, inp: Input) -> Reply:
         if isinstance(inp, Tick):
             return self._tick(inp.seconds)
         if isinstance(inp, Host):
@@ -109,6 +144,17 @@ class Narrator:
         if isinstance(inp, Heard):
             return self._heard(inp)
         return self.refuse("not_understood")
+
+    def told_since(self, index: int) -> list[Cue]:
+        """What the table has heard after the first `index` told cues."""
+        return self.told[max(0, index):]
+
+    def story(self) -> list[dict[str, Any]]:
+        """The lines of the last two parts of the game (say, the vote and the night that
+        followed it), for every screen to show: all of it was said aloud."""
+        start = self.chapters[-2] if len(self.chapters) > 1 else 0
+        return [{"key": c.key, "params": dict(c.params)} for c in self.told[start:]
+                if isinstance(c, Say)]
 
     def current_prompt(self) -> list[Cue]:
         return list(self.prompt)
@@ -165,10 +211,11 @@ class Narrator:
             return cues
         return cues + self.script.ask()
 
-    def start_timer(self, seconds: float) -> None:
-        """Run the timer (the script's debate clock, a day's timer): Ticks count it down
-        and the script hears `time_up` when it runs out."""
+    def start_timer(self, seconds: float, kind: str) -> None:
+        """Run the timer (the debate clock, a night call held open, a day's timer): Ticks
+        count it down and the script hears `time_up` when it runs out."""
         self.timer = float(seconds)
+        self.timer_kind = kind
 
     def stop_timer(self) -> None:
         self.timer = None
@@ -239,6 +286,8 @@ class Narrator:
             if arg not in CLOCKS:
                 return self.refuse("bad_clock")
             cfg.clock = arg
+            if not arg:
+                return self.ok([Say("clock_none")])
             return self.ok([Say("clock_set", {"minutes": arg // 60})])
         if command == "language":
             if arg not in LANGUAGES:
@@ -276,6 +325,7 @@ class Narrator:
         self.narrated = 0
         self.timer = None
         self.shown = {}
+        self.told, self.chapters = [], [0]
         self.script.begin()
         self.phase = REVEAL
         self.prompt = [Say("ready_question"), Listen(("ReadyIntent", "AMAZON.YesIntent"))]
@@ -363,13 +413,19 @@ class Narrator:
             return Reply(False, [Show(tap.player, {"screen": "error", "reason": "paused"})])
         reason = self.script.tap_refusal(tap)
         if reason is not None:
-            return Reply(False, [Show(tap.player, {"screen": "error", "reason": reason})])
+            return self.tap_refused(tap, reason)
+        return self.script.take(tap)
+
+    def tap_refused(self, tap: Tap, reason: str) -> Reply:
+        # refusals of a secret choice stay on that phone: nothing is said aloud
+        return Reply(False, [Show(tap.player, {"screen": "error", "reason": reason})])
+
+    def apply_tap(self, tap: Tap) -> Reply:
+        """A phone's choice as a game action: taken and told, or refused on that phone."""
         try:
             self.game.apply(tap.player, tap.verb, tap.target)
         except Refused as refusal:
-            # refusals of a secret choice stay on that phone: nothing is said aloud
-            return Reply(False, [Show(tap.player, {"screen": "error",
-                                                   "reason": refusal.reason})])
+            return self.tap_refused(tap, refusal.reason)
         self.actions.append([tap.player, tap.verb, tap.target])
         return self.ok(self.advance())
 
@@ -412,6 +468,10 @@ class Narrator:
             return view
         view.update(self.script.player_view(
             name, turns if turns is not None else first_turns(self.game)))
+        if self.phase == REVEAL:
+            # «look at your role»: no choice yet, even where the rules already wait for one
+            view.pop("turn", None)
+        view["story"] = self.story()
         return view
 
     def public_view(self) -> dict[str, Any]:
@@ -419,8 +479,9 @@ class Narrator:
                                 "table": self.config.to_json(), "paused": self.paused}
         if self.game is not None:
             view["game"] = self.script.public_knowledge()
-            if self.timer is not None:
-                view["clock_left"] = max(0, round(self.timer))
+            view["story"] = self.story()
+        if self.timer is not None:
+            view["timer"] = {"kind": self.timer_kind, "left": max(0, round(self.timer))}
         return view
 
     def _views(self) -> list[Cue]:

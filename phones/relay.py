@@ -472,8 +472,12 @@ class Relay:
             "me": link.player,
             "host": link.host,
         }
+        public = narrator.public_view()
+        if "timer" in public:
+            view["timer"] = public["timer"]  # the debate clock, or a night call held open
         if narrator.game is not None:
-            view["public"] = narrator.public_view().get("game")
+            view["public"] = public.get("game")
+            view["story"] = public.get("story", [])  # the lines every screen may show
             if link.player is not None:
                 mine = narrator.player_view(link.player)
                 view["private"] = mine.get("me")

@@ -1,6 +1,6 @@
 """The games themselves: pure, deterministic, no I/O. See DESIGN.md."""
 
-from rules import wolf_village  # noqa: F401  (registers the ruleset)
+from rules import one_night, werewords, wolf_village  # noqa: F401  (register the rulesets)
 from rules.core import TABLE, Decision, Refused, SetupError, ruleset
 from rules.replay import replay
 

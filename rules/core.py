@@ -15,6 +15,12 @@ from typing import Any, Protocol
 TABLE = "table"
 """The actor that stands for the whole table (e.g. deciding to revote or spare on a tie)."""
 
+CLOCK = "clock"
+"""The actor that stands for a timer the narrator keeps (Werewords: the day's timer ran out)."""
+
+RESERVED_ACTORS = (TABLE, CLOCK)
+"""Actors that are not players, so no player may take their names."""
+
 
 class Refused(Exception):
     """An action that answers no pending decision or breaks a rule. The game is unchanged."""

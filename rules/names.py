@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core import TABLE, SetupError
+from rules.core import RESERVED_ACTORS, TABLE, SetupError
 
 MAX_NAME_LENGTH = 24
 
@@ -22,7 +22,7 @@ def name_problem(name: Any, taken: list[str] | tuple[str, ...] = ()) -> str | No
     """
     if not isinstance(name, str) or not name.strip() or name.strip() != name:
         return "bad_name"
-    if len(name) > MAX_NAME_LENGTH or name.casefold() == TABLE:
+    if len(name) > MAX_NAME_LENGTH or name.casefold() in RESERVED_ACTORS:
         return "bad_name"
     if same_name(name, taken) is not None:
         return "name_taken"
@@ -46,8 +46,9 @@ def validate_names(names: list[Any], min_players: int, max_players: int,
             raise SetupError(f"a player's name must be a non-empty text, not {name!r}")
         if name.strip() != name:
             raise SetupError(f"the name {name!r} has spaces around it")
-        if name.casefold() == TABLE:
-            raise SetupError(f"{name!r} is reserved for the whole table; choose another name")
+        if name.casefold() in RESERVED_ACTORS:
+            what = "the whole table" if name.casefold() == TABLE else "the timer"
+            raise SetupError(f"{name!r} is reserved for {what}; choose another name")
         if same_name(name, seen) is not None:
             raise SetupError(f"two players are called {name!r}")
         seen.append(name)

@@ -26,7 +26,7 @@ from ask_sdk_model.er.dynamic import Entity, EntityListItem, EntityValueAndSynon
 from ask_sdk_model.ui import SimpleCard
 
 from narrator import Heard, Tick
-from narrator.cues import Say
+from narrator.cues import Say, Wait
 from skill.apl import qr_document, supports_apl
 from skill.responses import shape
 from skill.tables import Table, Tables
@@ -99,9 +99,11 @@ def respond(handler_input: HandlerInput, table: Table, cues: list[Any],
     if spoken.reprompt:
         builder.ask(spoken.reprompt)
     builder.set_should_end_session(spoken.end_session)
-    if spoken.clock_seconds and tables is not None:
-        # the debate clock starts when the table hears it start (perhaps on a "continue"
-        # after the phones' night), not at the last thing said by voice
+    if tables is not None and (spoken.clock_seconds or any(
+            isinstance(c, Wait) and c.verb == "call" for c in cues)):
+        # the narrator's timer (the debate clock, a night call held open) starts when the
+        # table hears it start (perhaps on a "continue" after the phones' night), not at
+        # the last thing said by voice
         tables.clock_mark(table)
     roster = table.roster()
     if roster and roster != table.sent_roster:
@@ -201,7 +203,7 @@ class IntentHandler(AbstractRequestHandler):
         narrator = table.session.narrator
         intent = handler_input.request_envelope.request.intent.name
         cues = table.news()
-        if narrator.phase == "debate":
+        if narrator.timer is not None:
             elapsed = self.tables.elapsed(table)
             if elapsed > 0:
                 cues += table.session.handle(Tick(elapsed)).cues

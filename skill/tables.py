@@ -42,12 +42,21 @@ class Table:
         return list(narrator.game.players if narrator.game else narrator.config.players)
 
 
+def now() -> float:
+    """The wall clock the voice lets time pass by (the tests set their own)."""
+    return time.time()
+
+
 class Tables:
-    def __init__(self, relay: Relay, public_url: str, clock: Callable[[], float] = time.time):
+    def __init__(self, relay: Relay, public_url: str,
+                 clock: Callable[[], float] | None = None):
         self.relay = relay
         self.store = relay.store
         self.public_url = public_url.rstrip("/")
-        self.clock = clock
+        self._clock = clock
+
+    def clock(self) -> float:
+        return self._clock() if self._clock is not None else now()
 
     def find(self, device: str) -> Table | None:
         game_id = self.store.lookup(f"alexa:{device}")

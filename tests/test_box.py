@@ -14,6 +14,7 @@ and the console fallback on this machine, which has no audio device.
 from __future__ import annotations
 
 import importlib.resources
+import itertools
 import random
 import re
 import subprocess
@@ -26,7 +27,7 @@ import pytest
 from local_voice.box import YES_NO, Box, VoiceMouth
 from local_voice.recognizers import PocketSphinxRecognizer
 from local_voice.voices import Audio, CachedVoice
-from narrator import Heard, Host, Listen, Say, Wait
+from narrator import Heard, Host, Listen, Say, Tick
 from phones.relay import Relay, handle
 from phones.web import create_app
 from speech import line
@@ -199,11 +200,8 @@ class TableEars:
 def drive_phones(relay: Relay, game_id: str, links: dict[str, str], rng: random.Random) -> int:
     """The phones of the players the narrator is waiting for: each picks one of its own
     view's targets. Returns how many choices were sent."""
-    narrator = relay.session(game_id).narrator
-    waiting = [p for cue in narrator.current_prompt() if isinstance(cue, Wait)
-               for p in cue.players]
     sent = 0
-    for player in waiting:
+    for player in links:
         token = links[player]
         view = relay.player_view(token, f"device-{player}")
         turn = view.get("turn")
@@ -236,7 +234,9 @@ def play_game(tmp: Path, voice_cache: Path, speech_dir: Path, recognizer: Any,
         handle(relay, game_id, Host("protocol", protocol))
     mouth = WavMouth(tmp / "spoken", voice_cache, list(names))
     ears = TableEars(relay, game_id, mouth, speech_dir, seed)
-    box = Box(relay, game_id, ears, mouth, recognizer, "en", clock=lambda: 0.0)
+    # time passes for the box only when it looks at its clock (while a timer runs)
+    box = Box(relay, game_id, ears, mouth, recognizer, "en",
+              clock=itertools.count(0.0, 0.25).__next__)
     rng = random.Random(seed + 1)
     checks: dict[str, Any] = {}
     for _ in range(MAX_STEPS):
@@ -372,10 +372,12 @@ def test_a_low_confidence_name_is_confirmed_before_it_counts(tmp_path, voice_cac
     handle(relay, game_id, Heard("StartGameIntent"))
     handle(relay, game_id, Heard("ReadyIntent"))
     rng = random.Random(3)
-    for _ in range(40):
-        if relay.session(game_id).narrator.phase != "night":
+    for _ in range(200):
+        narrator = relay.session(game_id).narrator
+        if narrator.phase != "night":
             break
-        drive_phones(relay, game_id, links, rng)
+        if not drive_phones(relay, game_id, links, rng) and narrator.timer is not None:
+            handle(relay, game_id, Tick(narrator.timer))  # the call's time passes
     handle(relay, game_id, Heard("SkipClockIntent"))
     narrator = relay.session(game_id).narrator
     assert narrator.phase == "vote"

@@ -22,6 +22,7 @@ import pytest
 from narrator import Listen, Narrator, Wait
 from narrator.cues import input_from_json
 from narrator.session import TableSession
+from rules.core import Decision
 from speech import line
 from speech.understanding import LOCALE_FOR_LANG, MODELS_DIR
 from store import open_store
@@ -58,8 +59,14 @@ def next_line(console: Console, lang: str, rng: random.Random) -> str | None:
     pending = n.game.pending()
     prompt = n.current_prompt()
     if any(isinstance(c, Wait) for c in prompt):
-        d = pending[0]
-        target = rng.choice(n.game.legal_targets(d.player, d.action))
+        # a phone shows a choice only while its role is called; otherwise time passes
+        turns = [(name, n.player_view(name)["turn"]) for name in n.game.players
+                 if "turn" in n.player_view(name)]
+        if not turns:
+            return f"+{n.call_pause:g}s"
+        player, turn = turns[0]
+        d = Decision(player, turn["verb"])
+        target = rng.choice(turn["targets"])
         if d.action == "link":
             return f"@{d.player} link {target[0]} {target[1]}"
         if d.action == "witch":

@@ -64,9 +64,15 @@ def answer(n: Narrator, rng: random.Random, log: list[Any]) -> bool:
     if not pending:
         return False
     if n.phase == "night":
-        d = pending[rng.randrange(len(pending))]
-        targets = game.legal_targets(d.player, d.action)
-        reply = n.handle(Tap(d.player, d.action, rng.choice(targets)))
+        # a phone shows a choice only while its role is called; otherwise the call is held
+        # open for its time, which passes by ticks
+        called = [name for name in game.players if "turn" in n.player_view(name)]
+        if called:
+            name = called[rng.randrange(len(called))]
+            turn = n.player_view(name)["turn"]
+            reply = n.handle(Tap(name, turn["verb"], rng.choice(turn["targets"])))
+        else:
+            reply = n.handle(Tick(n.call_pause))
     elif n.phase == "tie" and game.sheriff is None:
         reply = n.handle(Heard(rng.choice(["AMAZON.YesIntent", "AMAZON.NoIntent"])))
     elif n.config.protocol == "phones" and d_is_vote(pending):
@@ -197,9 +203,9 @@ def _night_two_with_dead_seer(reveal: bool) -> list[Any]:
     doctor = role_of(n, "doctor")[0]
     wolves = role_of(n, "werewolf")
     for wolf in wolves:
-        n.handle(Tap(wolf, "kill", seer))
-    n.handle(Tap(seer, "inspect", wolves[0]))
-    cues = n.handle(Tap(doctor, "protect", doctor)).cues
+        when_called(n, wolf, "kill", seer)
+    when_called(n, seer, "inspect", wolves[0])
+    cues = when_called(n, doctor, "protect", doctor) + until_day(n)
     assert "death_werewolves" in keys(cues)
     # day 1: everyone votes nobody, night 2 falls
     log: list[Any] = []
@@ -222,16 +228,168 @@ def test_dead_seer_still_called_with_the_same_pause_when_roles_are_secret():
     cues = _night_two_with_dead_seer(reveal=False)
     k = keys(cues)
     assert "wake_seer" in k and "sleep_seer" in k
-    start = cues.index(next(c for c in cues if isinstance(c, Say) and c.key == "wake_seer"))
-    assert cues[start + 1] == Pause(12)
-    # a living role's call is kept open at least as long
-    waits = [c for c in cues if isinstance(c, Wait)]
-    assert waits and all(w.min_seconds == 12 for w in waits)
+    # every call, the dead seer's and the living roles', is the same wait that names nobody
+    calls = [cues[i + 1] for i, c in enumerate(cues)
+             if isinstance(c, Say) and c.key.startswith("wake_")]
+    assert len(calls) >= 2 and all(c == Wait((), "call", 12) for c in calls)
+    assert not any(isinstance(c, Pause) for c in cues)
 
 
 def test_dead_seer_not_called_when_dead_roles_are_revealed():
     cues = _night_two_with_dead_seer(reveal=True)
     assert "wake_seer" not in keys(cues)
+
+
+def test_a_call_lasts_its_time_whether_its_role_answers_at_once_or_is_dead():
+    """«para que el silencio no delate nada»: a call is held open for `call_pause` seconds
+    of ticks, answered at once or not at all (a dead role), before the next one starts."""
+    deck = {"werewolf": 2, "seer": 1, "doctor": 1, "villager": 4}
+    n = table(deck=deck, reveal_dead_roles=False)
+    n.handle(Heard("ReadyIntent"))
+    wolves, seer = role_of(n, "werewolf"), role_of(n, "seer")[0]
+    doctor = role_of(n, "doctor")[0]
+    first = [c.key for c in n.handle(Tap(wolves[0], "kill", seer)).cues if isinstance(c, Say)]
+    last = n.handle(Tap(wolves[1], "kill", seer)).cues
+    assert first == [] and keys(last) == []  # answered at once: the call is still open
+    assert n.handle(Tick(11)).cues == [] and n.timer == 1
+    assert keys(n.handle(Tick(1)).cues) == ["sleep_werewolf", "wake_seer"]
+    when_called(n, seer, "inspect", wolves[0])
+    when_called(n, doctor, "protect", doctor)
+    until_day(n)
+    # night two: the seer is dead, and is called all the same, for just as long
+    for _ in list(n.game.alive_names()):
+        if n.phase == "debate":
+            n.handle(Tick(200))
+        if n.phase == "vote":
+            n.handle(Heard("NobodyIntent"))
+    assert n.phase == "night" and seer not in n.game.alive_names()
+    for wolf in wolves:
+        when_called(n, wolf, "kill", doctor)
+    n.handle(Tick(12))  # the werewolves' call ends: the dead seer's begins
+    assert n.timer == 12 and keys(n.current_prompt()) == ["wake_seer"]
+    assert n.handle(Tick(11)).cues == []
+    assert keys(n.handle(Tick(1)).cues)[:2] == ["sleep_seer", "wake_doctor"]
+
+
+def test_a_choice_shows_only_while_its_role_is_called():
+    """The seer's choice does not appear (and her tap is refused) while the werewolves'
+    call is held open, even once the pack has chosen: the moment a phone lights up must not
+    tell how long the calls before it lasted."""
+    n = table(deck={"werewolf": 2, "seer": 1, "doctor": 1, "villager": 4})
+    n.handle(Heard("ReadyIntent"))
+    wolves, seer = role_of(n, "werewolf"), role_of(n, "seer")[0]
+    for wolf in wolves:
+        assert "turn" in n.player_view(wolf)
+        n.handle(Tap(wolf, "kill", seer))
+    assert n.game.pending()[0].player == seer  # the rules wait for her already...
+    assert "turn" not in n.player_view(seer)  # ...the narrator has not called her yet
+    refused = n.handle(Tap(seer, "inspect", wolves[0]))
+    assert not refused.accepted and refused.cues[0].view["reason"] == "not_your_turn"
+    n.handle(Tick(12))
+    assert n.player_view(seer)["turn"]["verb"] == "inspect"
+
+
+def test_no_choice_while_everyone_looks_at_their_role():
+    n = table(deck={"werewolf": 2, "seer": 1, "doctor": 1, "villager": 4})
+    assert n.phase == "reveal" and n.game.pending()  # the rules already wait for the pack
+    assert all("turn" not in n.player_view(name) for name in NAMES)
+
+
+def test_the_morning_waits_for_the_last_call_and_its_close_your_eyes():
+    """The last role answers at once: the morning is not told (nor shown on any phone)
+    until its call has lasted its time, and it gets its own "close your eyes"."""
+    n = table(deck={"werewolf": 2, "seer": 1, "doctor": 1, "villager": 4})
+    n.handle(Heard("ReadyIntent"))
+    wolves, seer = role_of(n, "werewolf"), role_of(n, "seer")[0]
+    doctor = role_of(n, "doctor")[0]
+    victim = role_of(n, "villager")[0]
+    for wolf in wolves:
+        when_called(n, wolf, "kill", victim)
+    when_called(n, seer, "inspect", wolves[0])
+    tapped = when_called(n, doctor, "protect", doctor)
+    assert "good_morning" not in keys(tapped)
+    assert victim in n.public_view()["game"]["alive"] and n.phase == "night"
+    assert "turn" not in n.player_view(doctor)  # her answer is in
+    again = n.handle(Tap(doctor, "protect", seer))
+    assert not again.accepted  # and cannot be given twice
+    cues = until_day(n)
+    assert keys(cues)[:3] == ["sleep_doctor", "good_morning", "eyes_open"]
+    assert victim not in n.public_view()["game"]["alive"]
+
+
+def test_morning_the_hunters_role_is_told_with_his_death_before_his_lovers_grief():
+    """«¡Alex era el cazador! Con su último aliento, apunta.» comes right after the hunter's
+    death, then «Con el corazón roto, Sam sigue a su amor hasta la muerte.», then the shot."""
+    deck = {"werewolf": 2, "seer": 1, "cupid": 1, "hunter": 1, "villager": 3}
+    n = table(deck=deck, lang="es")
+    n.handle(Heard("ReadyIntent"))
+    hunter, cupid = role_of(n, "hunter")[0], role_of(n, "cupid")[0]
+    lover = role_of(n, "villager")[0]
+    when_called(n, cupid, "link", [hunter, lover])
+    for wolf in role_of(n, "werewolf"):
+        when_called(n, wolf, "kill", hunter)
+    when_called(n, role_of(n, "seer")[0], "inspect", lover)
+    text = morning(until_day(n), "es")
+    assert text[2:6] == [
+        f"{hunter} fue víctima de los hombres lobo.",
+        f"¡{hunter} era el cazador! Con su último aliento, apunta.",
+        f"Con el corazón roto, {lover} sigue a su amor hasta la muerte.",
+        "Era un aldeano.",
+    ]
+    assert said(n.current_prompt(), "es") == [f"{hunter}, ¿a quién disparas?"]
+
+
+def test_times_up_is_not_followed_by_a_second_time_to_vote():
+    for protocol in ("roll_call", "phones"):
+        n = table(protocol=protocol)
+        play_until(n, lambda n=n: n.phase == "debate")
+        cues = n.handle(Tick(180)).cues
+        assert keys(cues)[0] == "time_up", protocol
+        assert not {"vote_intro", "vote_intro_phones"} & set(keys(cues)), protocol
+
+
+def test_voting_opens_when_the_debate_ends():
+    n = table(protocol="phones")
+    play_until(n, lambda: n.phase == "debate")
+    voter = n.game.alive_names()[0]
+    assert "turn" not in n.player_view(voter)
+    refused = n.handle(Tap(voter, "vote", None))
+    assert not refused.accepted and refused.cues[0].view["reason"] == "not_now"
+    n.handle(Tick(180))
+    assert n.player_view(voter)["turn"]["verb"] == "vote"
+    assert n.handle(Tap(voter, "vote", None)).accepted
+    assert n.player_view(voter)["me"]["vote"] == {"verb": "vote", "target": None}
+
+
+def test_every_phone_shows_the_story_of_the_morning():
+    n = table(deck={"werewolf": 2, "seer": 1, "doctor": 1, "villager": 4})
+    victim = role_of(n, "villager")[0]
+    _first_night(n, victim)
+    for name in NAMES:
+        story = [line("en", s["key"], s["params"]) for s in n.player_view(name)["story"]]
+        assert f"{victim} was killed by the werewolves." in story
+        assert "They were a Villager." in story
+    assert n.public_view()["story"] == n.player_view(NAMES[0])["story"]
+
+
+def test_what_the_table_heard_is_kept_in_order():
+    n = table(deck={"werewolf": 2, "seer": 1, "doctor": 1, "villager": 4})
+    mark = len(n.told)
+    cues = n.handle(Heard("ReadyIntent")).cues
+    assert n.told_since(mark) == [c for c in cues if isinstance(c, Say | Pause | Clock)]
+    assert not any(isinstance(c, Show) for c in n.told)
+    restored = Narrator.restore(n.setup_doc(), [])
+    assert restored.told == []
+
+
+def test_plurals_by_number_in_every_language():
+    n = Narrator("en")
+    assert said(n.handle(Host("join", "Ana")).cues) == ["Welcome, Ana. 1 player at the table."]
+    assert said(n.handle(Host("join", "Ben")).cues) == ["Welcome, Ben. 2 players at the table."]
+    assert line("pl", "joined", {"name": "Ana", "count": 5}) == "Witaj, Ana! Przy stole: 5 graczy."
+    assert line("pl", "joined", {"name": "Ana", "count": 3}) == "Witaj, Ana! Przy stole: 3 gracze."
+    assert line("fi", "debate_clock", {"minutes": 1}) == "Keskustelkaa! Aikaa on 1 minuutti."
+    assert said(n.handle(Host("clock", 0)).cues) == ["There will be no debate clock."]
 
 
 def test_all_at_once_nobody_is_called_everyone_takes_a_secret_turn():
@@ -272,25 +430,54 @@ def test_voice_at_night_is_refused_kindly():
 # ------------------------------------------------------------------ dawn
 
 
+def when_called(n: Narrator, name: str, verb: str, target: Any) -> list[Any]:
+    """Let the calls before it pass (ticks), then `name` chooses on their phone."""
+    cues: list[Any] = []
+    for _ in range(50):
+        if "turn" in n.player_view(name):
+            break
+        reply = n.handle(Tick(n.call_pause))
+        assert reply.accepted
+        cues += reply.cues
+    reply = n.handle(Tap(name, verb, target))
+    assert reply.accepted, reply
+    return cues + reply.cues
+
+
+def until_day(n: Narrator) -> list[Any]:
+    """Let the night's last calls run their time: the morning follows."""
+    cues: list[Any] = []
+    while n.phase == "night":
+        reply = n.handle(Tick(n.call_pause))
+        assert reply.accepted
+        cues += reply.cues
+    return cues
+
+
+def morning(cues: list[Any], lang: str = "en") -> list[str]:
+    text = said(cues, lang)
+    return text[text.index(line(lang, "good_morning")):]
+
+
 def _first_night(n: Narrator, victim: str, protect: str | None = None) -> list[Any]:
     n.handle(Heard("ReadyIntent"))
-    for wolf in role_of(n, "werewolf"):
-        n.handle(Tap(wolf, "kill", victim))
-    seer = role_of(n, "seer")
     cues: list[Any] = []
+    for wolf in role_of(n, "werewolf"):
+        cues += when_called(n, wolf, "kill", victim)
+    seer = role_of(n, "seer")
     if seer:
-        cues = n.handle(Tap(seer[0], "inspect", role_of(n, "werewolf")[0])).cues
+        cues += when_called(n, seer[0], "inspect", role_of(n, "werewolf")[0])
     doctor = role_of(n, "doctor")
     if doctor:
-        cues = n.handle(Tap(doctor[0], "protect", protect or doctor[0])).cues
-    return cues
+        cues += when_called(n, doctor[0], "protect", protect or doctor[0])
+    return cues + until_day(n)
 
 
 def test_morning_killed_and_role_revealed():
     n = table(deck={"werewolf": 2, "seer": 1, "doctor": 1, "villager": 4})
     victim = role_of(n, "villager")[0]
     cues = _first_night(n, victim)
-    assert said(cues)[:4] == [
+    assert morning(cues)[:4] == [
         "Good morning, village.",
         "Everyone, open your eyes.",
         f"{victim} was killed by the werewolves.",
@@ -302,7 +489,7 @@ def test_morning_spanish_lines_word_for_word():
     n = table(deck={"werewolf": 2, "seer": 1, "doctor": 1, "villager": 4}, lang="es")
     victim = role_of(n, "seer")[0]
     cues = _first_night(n, victim)
-    assert said(cues, "es")[:4] == [
+    assert morning(cues, "es")[:4] == [
         "Buenos días, aldea.", "Todos, abran los ojos.",
         f"{victim} fue víctima de los hombres lobo.", "Era el vidente.",
     ]
@@ -336,8 +523,8 @@ def test_morning_cursed_bitten_nobody_died():
     cursed = role_of(n, "cursed")[0]
     n.handle(Heard("ReadyIntent"))
     for wolf in role_of(n, "werewolf"):
-        n.handle(Tap(wolf, "kill", cursed))
-    cues = n.handle(Tap(role_of(n, "seer")[0], "inspect", cursed)).cues
+        when_called(n, wolf, "kill", cursed)
+    cues = when_called(n, role_of(n, "seer")[0], "inspect", cursed) + until_day(n)
     assert ("Nadie murió esta noche. Pero los hombres lobo mordieron al maldito, y ahora es "
             "uno de ellos.") in said(cues, "es")
     assert n.player_view(cursed)["me"]["transformed"] is True

@@ -116,6 +116,8 @@ def json_facts(view: Any, me: str | None, players: set[str]) -> set[tuple[str, s
             who = next((node[k] for k in ("player", "name", "me") if isinstance(node.get(k), str)
                         and node[k] in players), owner)
             for key, value in node.items():
+                if key == "story":
+                    continue  # lines said aloud: checked in order by check_said
                 if key in players and isinstance(value, str) and value in ROLES:
                     found.add((key, value))
                 if key in ("role", "role_the", "dealt") and value in ROLES and who:
@@ -216,9 +218,9 @@ class Game:
 
     # --- the checks
 
-    def check_said(self, said: list[dict[str, Any]]) -> None:
+    def check_said(self, said: list[dict[str, Any]], game: Any = None) -> None:
         """What the speaker says is heard by everyone: only public facts."""
-        game = self.truth()
+        game = game if game is not None else self.truth()
         if game is None:
             assert not any(k in line.get("params", {}) for line in said
                            for k in ("role", "role_the")), said
@@ -238,6 +240,7 @@ class Game:
         allowed = allowed_facts(game, name)
         s = game.seat[name]
         role = game.role[s]
+        self.check_said(view.get("story", []), game)
         for fact in json_facts(view, name, self.players):
             assert fact in allowed, (where, name, role, fact)
         keys = keys_in(view)
@@ -284,6 +287,7 @@ class Game:
         if self.host_player is not None:
             return  # the host who plays is checked as that player
         allowed = allowed_facts(game, None)
+        self.check_said(view.get("story", []), game)
         for fact in json_facts(view, None, self.players) | json_facts(pass_view, None,
                                                                       self.players):
             assert fact in allowed, (where, "host", fact)
@@ -381,6 +385,10 @@ class Game:
                 del voter
                 continue
             waiting = [n for n in sorted(self.links) if "turn" in views[n]]
+            if not waiting and phase == "night" and (host.get("timer") or {}).get("kind") == "call":
+                # a night call is held open for its time, as the host's phone lets it pass
+                self.post("tick", {"seconds": host["timer"]["left"]})
+                continue
             assert waiting, ("stuck", host)
             name = self.rng.choice(waiting)
             turn = views[name]["turn"]

@@ -232,12 +232,12 @@ def test_seed_defaults_to_zero():
 
 
 def test_unknown_ruleset_refused():
-    doc = {"ruleset": "werewords", "preset": "basic", "players": ["A", "B", "C", "D"]}
+    doc = {"ruleset": "no-such-game", "preset": "basic", "players": ["A", "B", "C", "D"]}
     done = run("-", stdin=json.dumps(doc))
     assert done.returncode == 2
     out = json.loads(done.stdout)
     assert out["error"]["index"] is None
-    assert "werewords" in out["error"]["reason"]
+    assert "no-such-game" in out["error"]["reason"]
     assert "wolf-village" in out["error"]["reason"]
 
 

@@ -329,8 +329,8 @@ def test_unknown_preset_in_a_document():
 
 
 def test_unknown_ruleset():
-    reason = refused({"ruleset": "one-night", "preset": "basic", "players": names(5)})
-    assert "unknown ruleset" in reason and "one-night" in reason
+    reason = refused({"ruleset": "no-such-game", "preset": "basic", "players": names(5)})
+    assert "unknown ruleset" in reason and "no-such-game" in reason
 
 
 def test_document_must_be_an_object():

@@ -26,9 +26,11 @@ import pytest
 
 import phones.relay
 import skill.lambda_function as lambda_function
+import skill.tables
 from narrator import Tap
 from narrator.session import TableSession
 from phones.relay import Relay, handle
+from skill.responses import WAIT_PAUSE
 from speech import line
 from store import open_store
 from store.dynamodb_store import create_table
@@ -112,6 +114,10 @@ class Table:
     def say(self, intent: str, **slots: dict[str, Any]) -> dict[str, Any]:
         return self.send(self.echo.intent(intent, slots or None))
 
+    def wait(self, seconds: float) -> None:
+        """The table sits through the response's silence (a night call is held open)."""
+        Clock.time += seconds
+
     def join(self, name: str) -> dict[str, Any]:
         return self.say("JoinIntent", player=player_slot("player", name))
 
@@ -154,6 +160,20 @@ def said(response: dict[str, Any]) -> str:
 
 
 # ---------------------------------------------------------------------- fixtures
+
+
+class Clock:
+    """The skill's wall clock: time passes only when the table lets it (`Table.wait`)."""
+
+    time = 1_000_000.0
+
+    def __call__(self) -> float:
+        return Clock.time
+
+
+@pytest.fixture(autouse=True)
+def still_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(skill.tables, "now", Clock())
 
 
 @pytest.fixture(autouse=True)
@@ -470,13 +490,16 @@ def play(table: Table, until: Any, limit: int = 400) -> list[dict[str, Any]]:
         if narrator.phase in ("reveal", "debate"):
             answers.append(table.say("ReadyIntent"))
         elif narrator.phase == "night":
-            pending = game.pending()
-            called = [d for d in pending if narrator.script.calling is None
-                      or game.current_role(d.player) == narrator.script.calling] or pending
-            d = called[0]
-            targets = game.legal_targets(d.player, d.action)
-            table.tap(d.player, d.action, targets[len(table.sent) % len(targets)])
-            answers.append(table.say("ReadyIntent"))  # "Alexa, ask Wolf Village to continue"
+            # the phones of the role being called (none: a dead role, or one that has
+            # answered), then the response's silence, then "Alexa, ask Wolf Village to
+            # continue"
+            called = [name for name in game.players if "turn" in narrator.player_view(name)]
+            if called:
+                turn = narrator.player_view(called[0])["turn"]
+                targets = turn["targets"]
+                table.tap(called[0], turn["verb"], targets[len(table.sent) % len(targets)])
+            table.wait(WAIT_PAUSE)
+            answers.append(table.say("ReadyIntent"))
         elif narrator.phase == "tie" and game.sheriff is None:
             answers.append(table.say("AMAZON.NoIntent"))
         else:

@@ -89,6 +89,10 @@ class Script:
         """Why a phone's choice cannot be taken now (a stable reason key), or None."""
         return None
 
+    def take(self, tap: Tap) -> Reply:
+        """A phone's choice that passed `tap_refusal`: by default applied at once."""
+        return self.narrator.apply_tap(tap)
+
     def time_up(self) -> Reply:
         """The narrator's timer ran out."""
         raise NotImplementedError

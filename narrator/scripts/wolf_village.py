@@ -7,14 +7,15 @@ election (day 1, with the sheriff), debate (the clock), vote (by the table's pro
 
 from __future__ import annotations
 
+import copy
 from typing import Any, ClassVar
 
-from narrator.cues import Clock, Cue, Heard, Host, Input, Listen, Pause, Reply, Say, Tap, Wait
+from narrator.cues import Chapter, Clock, Cue, Heard, Host, Input, Listen, Reply, Say, Tap, Wait
 from narrator.protocols import NAME_ANSWER
 from narrator.scripts.base import Script
 from narrator.scripts.wolf_village_lines import narrate
 from narrator.table import TableConfig
-from rules.core import TABLE
+from rules.core import TABLE, Refused
 from rules.wolf_village.balance import rating
 from rules.wolf_village.knowledge import private_knowledge, public_knowledge
 from rules.wolf_village.options import NIGHT_MODES, Options
@@ -46,7 +47,11 @@ class WolfVillageScript(Script):
         super().__init__(narrator)
         self.calls: list[str] = []  # roles still to call tonight (narrated nights)
         self.calling: str | None = None
+        # the answer that ends the rules' night, kept until the narrator's night is over
+        # too (the calls still to make, theatre included): see `take`
+        self.held: list[Any] | None = None
         self.debated_day = 0
+        self.after_time_up = False  # "time's up, it's time to vote" was just said
 
     # ------------------------------------------------------------------ the lobby
 
@@ -137,7 +142,7 @@ class WolfVillageScript(Script):
     # ------------------------------------------------------------------ the game
 
     def begin(self) -> None:
-        self.calls, self.calling, self.debated_day = [], None, 0
+        self.calls, self.calling, self.held, self.debated_day = [], None, None, 0
 
     def narrate(self, events: list[dict[str, Any]]) -> list[Cue]:
         return narrate(self, events)
@@ -197,11 +202,58 @@ class WolfVillageScript(Script):
         return None
 
     def tap_refusal(self, tap: Tap) -> str | None:
-        if tap.verb in ("vote", "elect") and self.narrator.config.protocol != "phones":
+        n = self.narrator
+        if tap.verb in ("vote", "elect") and n.config.protocol != "phones":
             return "vote_aloud"
+        if n.phase == DEBATE:
+            return "not_now"  # the vote opens when the debate ends
+        if self._narrated_night() and not self._called(tap.player):
+            # only the role being called may choose: a choice taken before its call would
+            # tell that player how long the calls before it lasted
+            return "not_your_turn"
         return None
 
+    def take(self, tap: Tap) -> Reply:
+        """A narrated night's last answer is kept until the night's calls are over.
+
+        The rules resolve the dawn the moment the last choice is in; telling it then would
+        give away how long the last call took (a living witch answers in three seconds, a
+        dead one's call lasts the full pause), and the morning would show on every phone
+        before the speaker has closed the last eyes. So an answer that would end the rules'
+        night while a call is still being held open, or while roles remain to be called, is
+        checked on a copy of the game and kept; it is applied when the last call ends."""
+        n = self.narrator
+        if not self._narrated_night() or (n.timer is None and not self.calls):
+            return n.apply_tap(tap)
+        probe = copy.deepcopy(n.game)
+        try:
+            probe.apply(tap.player, tap.verb, tap.target)
+        except Refused as refusal:
+            return n.tap_refused(tap, refusal.reason)
+        if probe.phase == "night":
+            return n.apply_tap(tap)
+        self.held = [tap.player, tap.verb, tap.target]
+        return n.ok(n.advance())
+
+    def _narrated_night(self) -> bool:
+        n = self.narrator
+        return n.phase == NIGHT and n.game.options.night_mode == "narrated"
+
+    def _called(self, name: str) -> bool:
+        """Whether `name` is woken by the call in progress and has not answered it yet."""
+        game = self.narrator.game
+        if self.calling is None or game.current_role(name) != self.calling:
+            return False
+        return self.held is None or self.held[0] != name
+
+    def _call_unanswered(self) -> bool:
+        return any(self._called(d.player) for d in self.narrator.game.pending())
+
     def time_up(self) -> Reply:
+        n = self.narrator
+        if n.timer_kind == "call":
+            # the call has lasted its time: on to the next one if it was answered
+            return n.ok(n.advance())
         return self._end_debate()
 
     def skip_timer(self) -> Reply:
@@ -214,7 +266,11 @@ class WolfVillageScript(Script):
         n.stop_timer()
         self.debated_day = n.game.day
         n.phase = VOTE
-        return n.ok([Clock("stop"), Say("time_up"), *self.ask()])
+        # «Se acabó el tiempo. Es hora de votar.» already says it is time to vote
+        self.after_time_up = True
+        cues = [Clock("stop"), Say("time_up"), *self.ask()]
+        self.after_time_up = False
+        return n.ok(cues)
 
     # ------------------------------------------------------------------ the flow
 
@@ -226,11 +282,17 @@ class WolfVillageScript(Script):
         cues: list[Cue] = []
         if phase == "night":
             n.phase = NIGHT
-            cues = self._night_calls()
+            if self._night_is_over():
+                self._apply_held()
+                return n.advance()  # the morning, then the day's first question
+            opened = self._night_calls()
+            # None: a call is still open, and the same question stands
+            return [] if opened is None else opened
         elif phase == "settle":
             n.phase = SETTLE
             decision = game.pending()[0]
-            key = "hunter_aims" if decision.action == "shoot" else "pass_badge"
+            # the hunter's role and aim are told with his death (wolf_village_lines)
+            key = "hunter_shoots" if decision.action == "shoot" else "pass_badge"
             intents = NAME_ANSWER if decision.action == "shoot" else (*NAME_ANSWER,
                                                                         "NobodyIntent")
             cues = [Say(key, {"name": decision.player}),
@@ -260,13 +322,13 @@ class WolfVillageScript(Script):
         n = self.narrator
         clock = n.config.clock
         if clock:
-            n.start_timer(clock)
+            n.start_timer(clock, "debate")
             cues: list[Cue] = [Say("debate_clock", {"minutes": clock // 60}),
                                Clock("start", clock)]
         else:
             cues = [Say("debate_free")]
         n.prompt = [*cues, Listen(("SkipClockIntent", "ReadyIntent"))]
-        return n.prompt
+        return [Chapter(), *n.prompt]
 
     def _ask_votes(self, verb: str) -> list[Cue]:
         n = self.narrator
@@ -282,45 +344,68 @@ class WolfVillageScript(Script):
             return [Say(key), Listen(intents, None, names=names)]
         voters = [d.player for d in game.pending() if d.action == verb]
         if protocol == "phones":
-            return [Say(f"{intro}_phones"), Wait(tuple(voters), verb)]
+            said = "vote_now_phones" if self.after_time_up else f"{intro}_phones"
+            return [Say(said), Wait(tuple(voters), verb)]
         # roll call: ask the first voter who has not answered, in seat order
         voter = voters[0]
         first = len(voters) == len([name for name in names if game.can_vote(name)])
-        cues: list[Cue] = [Say(intro)] if first else []
+        cues: list[Cue] = [Say(intro)] if first and not self.after_time_up else []
         cues += [Say("ask_vote" if verb == "vote" else "ask_elect", {"name": voter}),
                  Listen((*NAME_ANSWER, "NobodyIntent", "SkipIntent"), voter, names=names)]
         return cues
 
     # ------------------------------------------------------------------ the night
 
-    def _night_calls(self) -> list[Cue]:
-        """Call the roles in the seed's order; a dead role is called with the same pause
-        when dead roles are secret, so neither silence nor timing gives anything away."""
+    def _night_calls(self) -> list[Cue] | None:
+        """Call the roles in the seed's order, one at a time. Every call is held open for
+        the same time (`call_pause`, counted down by Ticks), whether its player answers at
+        once, thinks it over, or is dead (called all the same when dead roles are secret),
+        and only then does the next call start: neither silence nor timing, nor the moment
+        a phone shows the next choice, gives anything away. None: the call in progress is
+        not over yet (its time runs, or its player has not answered)."""
         n = self.narrator
         game = n.game
-        cues: list[Cue] = []
         if game.options.night_mode != "narrated":
             waiting = tuple(d.player for d in game.pending())
-            verb = "secret_turn"
-            return [Wait(waiting, verb)] if waiting else cues
-        pending = game.pending()
+            n.prompt = [Wait(waiting, "secret_turn")] if waiting else []
+            return list(n.prompt)
+        cues: list[Cue] = []
         if self.calling is not None:
-            if any(game.current_role(d.player) == self.calling for d in pending):
-                return [Wait(tuple(d.player for d in pending), pending[0].action,
-                             n.call_pause)]
+            if n.timer is not None or self._call_unanswered():
+                return None
             cues.append(Say(f"sleep_{self.calling}"))
             self.calling = None
-        while self.calls:
-            role = self.calls.pop(0)
-            cues.append(Say(f"wake_{role}"))
-            called = [d for d in pending if game.current_role(d.player) == role]
-            if called:
-                self.calling = role
-                cues.append(Wait(tuple(d.player for d in called), called[0].action,
-                                 n.call_pause))
-                return cues
-            cues += [Pause(n.call_pause), Say(f"sleep_{role}")]
+        if self.calls:
+            self.calling = self.calls.pop(0)
+            n.start_timer(n.call_pause, "call")
+            # nobody is named: a Wait for the call, the same for a living or a dead role
+            n.prompt = [Say(f"wake_{self.calling}"), Wait((), "call", n.call_pause)]
+            cues += n.prompt
         return cues
+
+    def _night_is_over(self) -> bool:
+        """The last call has lasted its time and the rules' night ends with the answer
+        that was kept (`take`)."""
+        n = self.narrator
+        return (self.held is not None and not self.calls and n.timer is None
+                and not self._call_unanswered())
+
+    def _apply_held(self) -> None:
+        n = self.narrator
+        held, self.held = self.held, None
+        assert held is not None
+        # checked on a copy of this very game state when it was kept: it cannot fail
+        n.game.apply(*held)
+        n.actions.append(held)
+
+    def close_call(self) -> list[Cue]:
+        """The night is over: the last call's "close your eyes", if one is open."""
+        if self.calling is None:
+            return []
+        role, self.calling = self.calling, None
+        if self.narrator.timer_kind == "call":
+            self.narrator.stop_timer()
+        return [Say(f"sleep_{role}")]
 
     def plan_night_calls(self) -> None:
         """At nightfall: the roles the narrator will call tonight, in order."""
@@ -343,12 +428,17 @@ class WolfVillageScript(Script):
     # ------------------------------------------------------------------ phones' views
 
     def player_view(self, name: str, turns: dict[str, str]) -> dict[str, Any]:
-        game = self.narrator.game
+        n = self.narrator
+        game = n.game
         view: dict[str, Any] = {"me": private_knowledge(game, name)}
         turn = turns.get(name)
-        phones_vote = self.narrator.config.protocol == "phones"
-        if turn and (turn not in ("vote", "elect") or phones_vote):
-            view["turn"] = {"verb": turn, "targets": game.legal_targets(name, turn)}
+        if turn is None or n.phase == DEBATE:
+            return view  # nothing to choose (the vote opens when the debate ends)
+        if self._narrated_night() and not self._called(name):
+            return view  # a night choice shows only while that role is called
+        if turn in ("vote", "elect") and n.config.protocol != "phones":
+            return view  # votes are said aloud
+        view["turn"] = {"verb": turn, "targets": game.legal_targets(name, turn)}
         return view
 
     def public_knowledge(self) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from narrator.cues import Cue, Say
+from narrator.cues import Chapter, Cue, Say
 
 if TYPE_CHECKING:
     from narrator.scripts.wolf_village import WolfVillageScript
@@ -27,8 +27,10 @@ def narrate(script: WolfVillageScript, events: list[dict[str, Any]]) -> list[Cue
         if kind == "night":
             script.plan_night_calls()
             secret = game.options.night_mode != "narrated"
-            cues.append(Say("night_falls_secret" if secret else "night_falls"))
+            cues += [Chapter(), Say("night_falls_secret" if secret else "night_falls")]
         elif kind == "dawn":
+            cues += script.close_call()
+            cues.append(Chapter())
             group = []
             i += 1
             while i < len(events) and events[i]["type"] in (*RESCUES, "death"):
@@ -91,17 +93,20 @@ def _death(script: WolfVillageScript, event: dict[str, Any]) -> list[Cue]:
         cues.append(Say("village_decided"))
     cues.append(Say(f"death_{cause}", {"name": name}))
     role = game.current_role(name)
-    # the hunter's role is always told, by his last-breath line when he aims
-    if role != "hunter" and game.options.reveal_dead_roles:
+    if role == "hunter":
+        # the hunter's role is always told, by his last-breath line, with his death (before
+        # a lover's grief, and before he is asked whom he shoots)
+        cues.append(Say("hunter_aims", {"name": name}))
+    elif game.options.reveal_dead_roles:
         cues.append(Say("role_was", {"role_the": role}))
     return cues
 
 
 def _game_over(script: WolfVillageScript, event: dict[str, Any]) -> list[Cue]:
     game = script.narrator.game
-    cues: list[Cue] = [Say(f"win_{event['winner']}")]
+    cues: list[Cue] = [*script.close_call(), Chapter(), Say(f"win_{event['winner']}")]
     if event["winner"] == "lovers":
-        cues = [Say("win_lovers", {"names": event["winners"]})]
+        cues[-1] = Say("win_lovers", {"names": event["winners"]})
     cues.append(Say("reveal_intro"))
     for name, role in game.roles_as_dealt().items():
         cues.append(Say("reveal_role", {"name": name, "role_the": role}))

@@ -57,17 +57,18 @@
   }
 
   function tick() {
-    // the host's page lets time pass for the debate clock
+    // the host's page lets time pass while the narrator's timer runs (the debate clock,
+    // a night call held open)
     if (!live.dataset.tick) { return; }
-    var phase = live.querySelector("[data-phase]");
+    var timer = live.querySelector("[data-timer]");
     var now = Date.now();
     var seconds = Math.round((now - lastTick) / 1000);
-    if (phase && phase.dataset.phase === "debate" && seconds >= 5) {
+    if (timer && seconds >= 1) {
       lastTick = now;
       fetch(live.dataset.tick, {method: "POST", credentials: "same-origin",
         headers: {"Content-Type": "application/json"}, body: JSON.stringify({seconds: seconds})})
         .catch(function () {});
-    } else if (!phase || phase.dataset.phase !== "debate") {
+    } else if (!timer) {
       lastTick = now;
     }
   }

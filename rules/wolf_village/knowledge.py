@@ -94,6 +94,11 @@ def private_knowledge(game: WolfVillageGame, name: str) -> dict[str, Any]:
             for e in game.events
             if e["type"] == "suspicion" and e["player"] == name
         ]
+    if game.phase in ("vote", "election") and s in game.votes:
+        # your own vote (or "nobody"), as long as the table's vote lasts
+        chosen = game.votes[s]
+        info["vote"] = {"verb": "elect" if game.phase == "election" else "vote",
+                        "target": None if chosen is None else game.players[chosen]}
     info["side"] = side_of(role)
     return info
 
