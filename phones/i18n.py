@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import string
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from speech import LANGUAGES, catalog
+from speech import LANGUAGES, catalog, units
 
 TEXT_DIR = Path(__file__).parent / "text"
 
@@ -26,14 +27,22 @@ def page_text(lang: str) -> dict[str, Any]:
     text["values"] = catalog(lang)["values"]
     text["games"] = catalog(lang)["games"]
     text["lang_names"] = LANGUAGE_NAMES
+    text["_lang"] = lang
     return text
 
 
 def counted(text: dict[str, Any], key: str, **params: Any) -> str:
-    """A page's words with a count in them, in the count's grammatical number: `key_one`
-    for one where the language has it, `key` otherwise."""
-    template = text.get(f"{key}_one") if params.get("count") == 1 else None
-    return str(template or text[key]).format_map(params)
+    """A page's words with a count in them: `{count:minutes}` takes the plural form the
+    language needs for that count, from the narrator's own units (speech.units)."""
+    return _CountFormatter(text["_lang"]).vformat(str(text[key]), (), params)
+
+
+class _CountFormatter(string.Formatter):
+    def __init__(self, lang: str):
+        self.lang = lang
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        return units(self.lang, format_spec, value) if format_spec else str(value)
 
 
 LANGUAGE_NAMES = {

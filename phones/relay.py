@@ -26,6 +26,7 @@ from narrator.session import Binder, TableSession, current_log
 from narrator.table import LANGUAGES
 from phones.codes import new_code, normalize_code
 from phones.links import Link, link_key, new_token
+from phones.narration import line_text, told_count, told_game, told_items
 from phones.setup_form import FormError, SetupForm
 from phones.setup_form import describe as describe_setup
 from phones.setup_form import inputs_for as setup_inputs_for
@@ -581,6 +582,34 @@ class Relay:
 
         with self._fed(game_id, Host("leave", player), 404, bind=unlinked, check=in_lobby):
             return {"removed": seated[0]}
+
+    def told(self, token: str, device: str | None, since: int,
+             game: str | None = None) -> dict[str, Any]:
+        """What the table has heard since item `since` of the told list `game` (another
+        list, or none: from its start), for the host's page to say and caption."""
+        opened = self.open(token, device, host=True)
+        with self._lock(opened.link.game_id):
+            session = self._current(opened).session
+            narrator = session.narrator
+            current = told_game(session)
+            start = since if game == current else 0
+            public = narrator.public_view()
+            return {"game": current, "items": told_items(narrator, start),
+                    "next": told_count(narrator), "lang": narrator.lang,
+                    "phase": narrator.phase, "paused": narrator.paused,
+                    "timer": public.get("timer")}
+
+    def told_line(self, token: str, device: str | None, game: str, index: int
+                  ) -> tuple[str, str]:
+        """The text and language of one told line (for its audio): only a host link, and
+        only a line the table has heard."""
+        opened = self.open(token, device, host=True)
+        with self._lock(opened.link.game_id):
+            session = self._current(opened).session
+            text = line_text(session.narrator, index) if game == told_game(session) else None
+            if text is None:
+                raise RelayError("no_line", 404)
+            return text, session.narrator.lang
 
     def pass_view(self, token: str, device: str | None, player: str | None) -> dict[str, Any]:
         """Shared phones: who gets the device next, and (once they tap) only their turn."""

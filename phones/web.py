@@ -42,12 +42,14 @@ from phones.i18n import counted, page_text, pick_language
 from phones.relay import Relay, RelayError
 from phones.setup_form import FormError, form_from_fields, form_from_json
 from rules.wolf_village.presets import PRESETS
+from speech import line
 
 DEVICE_COOKIE = "wv_device"
 DEVICE_HEADER = "X-Wolf-Device"
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+    "connect-src 'self'; media-src 'self'; form-action 'self'; base-uri 'none'; "
+    "frame-ancestors 'none'"
 )
 
 pages = Blueprint("pages", __name__)
@@ -135,7 +137,7 @@ def render(template: str, lang: str, status: int = 200, **context: Any) -> Respo
     text = page_text(lang)
     body = render_template(template, t=text, lang=lang, presets=list(PRESETS),
                            counted=lambda key, **params: counted(text, key, **params),
-                           **context)
+                           say=lambda key, params=None: line(lang, key, params), **context)
     return make_response(body, status)
 
 
@@ -436,6 +438,30 @@ def host_add_shared(token: str) -> Response:
                   serves=serves)
 
 
+@pages.get("/h/<token>/audio/<game>/<int:index>.wav")
+def line_audio(token: str, game: str, index: int) -> Response:
+    """One told line in the narrator's voice, for the host's page (see phones/audio.py)."""
+    try:
+        text, lang = relay().told_line(token, device_id(), game, index)
+    except RelayError as problem:
+        return jsonify(error=problem.reason), problem.status  # type: ignore[return-value]
+    try:
+        rendered = voices().render(lang, text)
+    except OSError:
+        # no voice on this server for the language: the page speaks it itself
+        return jsonify(error="no_voice"), 503  # type: ignore[return-value]
+    response = make_response(rendered.wav)
+    response.mimetype = "audio/wav"
+    response.headers["X-Wolf-Audio"] = "cached" if rendered.cached else "rendered"
+    return response
+
+
+def voices() -> Any:
+    from flask import current_app
+
+    return current_app.extensions["wolfvillage_voices"]
+
+
 QR_FORMATS = {"svg": ("image/svg+xml", 6), "png": ("image/png", 8)}
 
 
@@ -571,6 +597,16 @@ def api_takeover() -> Response:
     token = handover.take_over(relay(), data.get("room"), data.get("code"), device_id())
     return jsonify(host_token=token,
                    host_url=url_for("pages.host_page", token=token, _external=True))
+
+
+@api.get("/h/<token>/told")
+def api_told(token: str) -> Response:
+    """The narrator's lines for the host's page to say: `since` (the first index wanted)
+    and `game` (the stored game the page was following)."""
+    since = request.args.get("since", "0")
+    if not since.isdigit():
+        raise RelayError("bad_request")
+    return jsonify(relay().told(token, device_id(), int(since), request.args.get("game")))
 
 
 @api.get("/h/<token>/pass")
@@ -709,6 +745,11 @@ def secret_key() -> str:
 def init_app(app: Flask, relay_obj: Relay) -> None:
     """Mount the relay's pages and API on an app (the Alexa endpoint shares the app)."""
     app.extensions["wolfvillage_relay"] = relay_obj
+    from phones.audio import LineVoices
+
+    cache = app.config.get("VOICE_CACHE")
+    app.extensions["wolfvillage_voices"] = LineVoices(
+        Path(cache) if cache else None, app.config.get("VOICE_MODELS"))
     if not app.config.get("SECRET_KEY"):
         # Flask's own config already holds SECRET_KEY = None, so setdefault would never set it
         app.config["SECRET_KEY"] = secret_key()

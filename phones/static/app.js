@@ -1,4 +1,4 @@
-// Refresh the live part of a page when the table moves on; tick the debate clock.
+// Refresh the live part of a page when the table moves on (time passing is narrator.js's).
 // Plain JavaScript, no framework; pages work without it (forms post normally).
 (function () {
   "use strict";
@@ -7,7 +7,6 @@
   if (!live || !live.dataset.poll) { return; }
   var version = live.dataset.version;
   var busy = false;
-  var lastTick = Date.now();
 
   function filling() {
     // someone is filling in their choice: leave the form alone until they send it
@@ -56,23 +55,6 @@
       .then(function () { busy = false; });
   }
 
-  function tick() {
-    // the host's page lets time pass while the narrator's timer runs (the debate clock,
-    // a night call held open)
-    if (!live.dataset.tick) { return; }
-    var timer = live.querySelector("[data-timer]");
-    var now = Date.now();
-    var seconds = Math.round((now - lastTick) / 1000);
-    if (timer && seconds >= 1) {
-      lastTick = now;
-      fetch(live.dataset.tick, {method: "POST", credentials: "same-origin",
-        headers: {"Content-Type": "application/json"}, body: JSON.stringify({seconds: seconds})})
-        .catch(function () {});
-    } else if (!timer) {
-      lastTick = now;
-    }
-  }
-
   // the host's set-up: every change is sent at once, and the page shows what it made
   live.addEventListener("input", function (event) {
     var setup = event.target.form;
@@ -93,6 +75,18 @@
       .then(function () { busy = false; refresh(true, reason); });
   });
 
+  // the debate clock counts down between two answers of the server (display only: the
+  // narrator's own timer runs on the host page's ticks)
+  function countdown() {
+    live.querySelectorAll("[data-countdown]").forEach(function (clock) {
+      var left = Math.max(0, Number(clock.dataset.countdown) - 1);
+      clock.dataset.countdown = String(left);
+      var shown = clock.querySelector(".left");
+      if (shown) { shown.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0"); }
+      clock.classList.toggle("up", left === 0);
+    });
+  }
+
   setInterval(refresh, 1500);
-  setInterval(tick, 1000);
+  setInterval(countdown, 1000);
 })();
