@@ -149,8 +149,9 @@ def test_the_set_up_form_redraws_itself_on_every_change(browser: Browser, server
         host_save(host, "language", "es")
         expect(host.locator("#setup-title")).to_have_text("Set-up")
         # a player taken off the table
-        with host.expect_navigation():
+        with host.expect_response(lambda r: r.url.endswith("/remove")):
             host.get_by_role("button", name="Remove: Hal").click()
+        synced(host)
         expect(host.locator("ol.seats li")).to_have_count(7)
         expect(host.locator('ol.seats li[data-player="Hal"]')).to_have_count(0)
     finally:
@@ -164,12 +165,14 @@ def test_the_host_moves_to_another_phone(browser: Browser, server: Server):
         seat(server, code, NAMES[:4])
         old.reload()
         old.locator("details.handover summary").click()
-        with old.expect_navigation():
+        # the code opens beside the host's page (which goes on narrating)
+        with old.context.expect_page() as opened:
             old.get_by_role("button", name="Move hosting to another phone").click()
-        handover_code = old.locator("#handover-code").get_attribute("data-code") or ""
+        shown = opened.value
+        handover_code = shown.locator("#handover-code").get_attribute("data-code") or ""
         assert re.fullmatch(r"[A-Z]{4}-[A-Z]{4}", handover_code)
         # the new phone scans the old one's screen, and types the code it shows
-        address = decode(old, "#handover-qr")
+        address = decode(shown, "#handover-qr")
         assert address == f"{server.url}/host?room={code}"
         new.goto(address)
         expect(new.get_by_label("Room code")).to_have_value(code)
@@ -179,7 +182,8 @@ def test_the_host_moves_to_another_phone(browser: Browser, server: Server):
         expect(new.locator("#room-code")).to_have_text(code)
         expect(new.locator("ol.seats li")).to_have_count(4)
         # the old phone is no longer the host's, and is told where to go
-        old.get_by_role("link", name="Back").click()
+        shown.get_by_role("link", name="Back").click()
+        old = shown
         expect(old.locator("#reason")).to_have_attribute("data-reason", "bad_link")
         expect(old.get_by_role("link", name="Are you the host, moving to this phone?")
                ).to_be_visible()
@@ -197,13 +201,15 @@ def test_a_reissued_link_comes_with_its_qr_code_on_a_page_of_its_own(browser: Br
         # players are re-linked once the game is on: start a game of four
         seat(server, code, ["Ben", "Cal", "Dan"])
         host.reload()
-        with host.expect_navigation():
+        with host.expect_response(lambda r: r.url.endswith("/do")):
             host.locator('#live button[data-command="start"]').click()
-        with host.expect_navigation():
+        synced(host)
+        with host.context.expect_page() as opened:
             host.locator('li[data-player="Ana"] button[data-command="reissue"]').click()
-        expect(host.locator("h1")).to_contain_text("The new link for Ana")
-        url = host.locator("#new-link").get_attribute("href") or ""
-        assert decode(host, "#new-link-qr") == url
+        page = opened.value
+        expect(page.locator("h1")).to_contain_text("The new link for Ana")
+        url = page.locator("#new-link").get_attribute("href") or ""
+        assert decode(page, "#new-link-qr") == url
         # the old link is dead on Ana's phone; the new one opens on a new phone
         player.page.reload()
         expect(player.page.locator("#reason")).to_have_attribute("data-reason", "bad_link")

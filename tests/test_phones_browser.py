@@ -222,9 +222,11 @@ def submit_random_choice(phone: Phone, rng: random.Random) -> tuple[str, object]
 
 
 def host_press(host: Page, command: str) -> None:
-    """Press one of the host's buttons (by the command or intent it sends)."""
-    with host.expect_navigation():
+    """Press one of the host's buttons (by the command or intent it sends). The page sends
+    it without leaving (the narrator on the page keeps talking) and redraws itself."""
+    with host.expect_response(lambda r: r.request.method == "POST" and "/do" in r.url):
         host.locator(f'#live button[data-command="{command}"]').click()
+    catch_up(host)
     no_refusal(host)
 
 

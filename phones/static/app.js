@@ -60,19 +60,31 @@
     var setup = event.target.form;
     if (setup && setup.id === "setup") { setup.dataset.dirty = "1"; }
   });
+  function send(form, submitter) {
+    // post a form without leaving the page, then show what it made; a refusal comes back
+    // as the host's page with the reason in its address
+    var body = new FormData(form);
+    if (submitter && submitter.name) { body.append(submitter.name, submitter.value); }
+    busy = true;
+    var reason = null;
+    fetch(form.action, {method: "POST", credentials: "same-origin", body: body})
+      .then(function (answer) { reason = new URL(answer.url).searchParams.get("reason"); })
+      .catch(function () {})
+      .then(function () { busy = false; refresh(true, reason); });
+  }
+
   live.addEventListener("change", function (event) {
     var setup = event.target.form;
     if (!setup || setup.id !== "setup") { return; }
     setup.dataset.dirty = "";
-    busy = true;
-    var reason = null;
-    fetch(setup.action, {method: "POST", credentials: "same-origin", body: new FormData(setup)})
-      .then(function (answer) {
-        // a refused set-up comes back as the host's page with the reason in its address
-        reason = new URL(answer.url).searchParams.get("reason");
-      })
-      .catch(function () {})
-      .then(function () { busy = false; refresh(true, reason); });
+    send(setup, null);
+  });
+  live.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.hasAttribute("data-fetch") && form.id !== "setup") { return; }
+    event.preventDefault();
+    if (event.submitter) { event.submitter.disabled = true; }  // one tap, one command
+    send(form, event.submitter);
   });
 
   // the debate clock counts down between two answers of the server (display only: the

@@ -31,6 +31,7 @@
   var idleSince = null; // when the page last had nothing to say (for ticks)
   var ticking = false;
   var lang = panel.dataset.lang || "en";
+  var current = null;   // the line playing now (the volume and mute act on it at once)
   var MAX_CAPTIONS = 40;
 
   function logOf(list) { return String(list).split(":")[0]; }
@@ -52,30 +53,45 @@
 
   function wait(seconds, then) { setTimeout(then, Math.max(0, seconds) * 1000); }
 
+  function once(then) {
+    var done = false;
+    return function () { if (!done) { done = true; then(); } };
+  }
+
   function browserSpeech(text, then) {
     // the server cannot speak this language: the browser's voice, if it has one
     if (!("speechSynthesis" in window) || mute.checked) { then(); return; }
+    var finish = once(then);
     var utterance = new SpeechSynthesisUtterance(text);
     utterance.lang = lang;
     utterance.volume = Number(volume.value);
-    utterance.onend = then;
-    utterance.onerror = then;
+    utterance.onend = finish;
+    utterance.onerror = finish;
     window.speechSynthesis.speak(utterance);
+    // a browser with no voice for the language may never say it has finished
+    setTimeout(finish, 2000 + 90 * text.length);
   }
 
   function say(item, then) {
-    var done = false;
-    function finish() { if (!done) { done = true; then(); } }
+    var finish = once(then);
+    // a stalled download or a lost "ended" must not stop the narrator for good
+    var guard = setTimeout(finish, 60000);
     var audio = new Audio(audioUrl(item));
+    current = audio;
+    audio.addEventListener("loadedmetadata", function () {
+      if (!isFinite(audio.duration)) { return; }
+      clearTimeout(guard);
+      var rate = audio.playbackRate || 1;
+      guard = setTimeout(finish, (audio.duration / rate) * 1000 + 3000);
+    });
     audio.preload = "auto";
     audio.volume = Number(volume.value);
     audio.muted = mute.checked;
     audio.addEventListener("ended", finish);
-    audio.addEventListener("error", function () { browserSpeech(item.text, finish); });
+    var fallback = once(function () { clearTimeout(guard); browserSpeech(item.text, finish); });
+    audio.addEventListener("error", fallback);
     var playing = audio.play();
-    if (playing && playing.catch) {
-      playing.catch(function () { browserSpeech(item.text, finish); });
-    }
+    if (playing && playing.catch) { playing.catch(fallback); }
   }
 
   function prefetch() {
@@ -166,6 +182,11 @@
       window.speechSynthesis.speak(hush);
     }
     pump();
+  });
+  volume.addEventListener("input", function () { if (current) { current.volume = Number(volume.value); } });
+  mute.addEventListener("change", function () {
+    if (current) { current.muted = mute.checked; }
+    if (mute.checked && "speechSynthesis" in window) { window.speechSynthesis.cancel(); }
   });
   replayButton.addEventListener("click", function () {
     if (last && !speaking) { speaking = true; say(last, function () { speaking = false; pump(); }); }
