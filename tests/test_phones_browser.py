@@ -233,6 +233,10 @@ def host_press(host: Page, command: str) -> None:
 def host_save(host: Page, select_id: str, value: str) -> None:
     """Change one field of the host's set-up form: the page sends the whole form at once
     (no Save button) and redraws itself with what the narrator made of it."""
+    field = (host.locator(f'#setup input[name="preset"][value="{value}"]') if select_id == "preset"
+             else host.locator(f"#{select_id}"))
+    if (field.is_checked() if select_id == "preset" else field.input_value() == value):
+        return  # already so: a change that changes nothing sends nothing
     with host.expect_response(lambda r: r.url.endswith("/setup") and r.request.method == "POST"):
         if select_id == "preset":
             host.locator(f'#setup input[name="preset"][value="{value}"]').check()

@@ -107,8 +107,13 @@
   function pump() {
     if (speaking) { return; }
     var item = queue.shift();
-    if (!item) { idleSince = idleSince || performance.now(); return; }
+    if (!item) {
+      idleSince = idleSince || performance.now();
+      panel.dataset.idle = "1";
+      return;
+    }
     idleSince = null;
+    panel.dataset.idle = "0";
     speaking = true;
     function after() { speaking = false; pump(); }
     if (item.text) {
