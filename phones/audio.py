@@ -14,10 +14,13 @@ server is not a speech service for arbitrary text.
 
 from __future__ import annotations
 
+import logging
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 
 def default_folder() -> Path:
@@ -56,12 +59,14 @@ class LineVoices:
     def render(self, lang: str, text: str) -> Rendered:
         """The line as WAV. Raises OSError (no voice can speak it: no espeak-ng, a broken
         model) so the page can fall back to the browser's own speech."""
-        import subprocess
-
         try:
             voice = self.voice(lang)
             hit = voice.has(text)
             audio = voice.synthesize(text)
-        except (FileNotFoundError, subprocess.CalledProcessError, RuntimeError) as problem:
+        except Exception as problem:  # any voice failure: the page speaks the line itself
+            # no espeak-ng, a missing or broken .onnx (onnxruntime raises its own types)
+            log.warning("no voice for %s: %s", lang, problem)
+            with self._guard:
+                self._voices.pop(lang, None)
             raise OSError(f"no voice for {lang}: {problem}") from problem
         return Rendered(audio.to_wav(), hit, voice.ident)

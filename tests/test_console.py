@@ -307,6 +307,7 @@ def test_a_refused_tap_always_prints_why_and_names_no_other_turn(tmp_path):
     assert console.session.version == before
     # the werewolves' call: a wolf who bites himself is told the rules' reason
     typed(console, out, f"@{cupid} link {wolf} {villager}")
+    typed(console, out, f"+{n.call_pause:g}s")  # cupid's call is held open its full time
     said = typed(console, out, f"@{wolf} kill {wolf}")
     assert len(said) == 1 and said[0].startswith("(?) not taken: ") and "pack" in said[0]
     for text in out.getvalue().splitlines():

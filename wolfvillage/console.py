@@ -209,6 +209,10 @@ class Console:
         except ValueError as problem:
             self.print(f"(?) {problem}")
             return
+        if isinstance(inp, Tap) and self.narrator.resolve_name(inp.player) is None:
+            # nobody at the table taps by that name (the narrator is not asked at all)
+            self.print(f"(?) {self.words.say('unknown_player', name=inp.player)}")
+            return
         reply = self.session.handle(inp)
         printed = self.emit(reply.cues)
         if reply.accepted:
@@ -233,6 +237,9 @@ class Console:
         if n.resolve_name(tap.player) is None:
             return words.say("unknown_player", name=tap.player)
         reason = next((str(c.view.get("reason", "")) for c in cues if isinstance(c, Show)), "")
+        if reason == "not_your_turn":
+            return words.say("not_your_turn", name=tap.player,
+                             verb=words.shown_verbs.get(tap.verb, tap.verb))
         if _STABLE_REASON.fullmatch(reason):
             key = f"reason_{reason}"
             return words.say(key) if key in words.messages else reason
