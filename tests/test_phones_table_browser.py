@@ -419,7 +419,7 @@ def test_pass_the_phones_in_spanish_on_two_shared_phones(browser: Browser, serve
                         pictures.take(device, "shared", "seer-answer", ".answer")
                         seen.add("seer")
                     device.locator("#hide-and-pass").click()
-                    expect(device.locator("#live .phase")).to_be_visible()
+                    expect(device.locator("#live .phase")).to_be_attached()
                     moved = True
                 if not moved:
                     host.wait_for_timeout(300)

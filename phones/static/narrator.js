@@ -48,7 +48,7 @@
     li.dataset.i = String(item.i);
     captions.appendChild(li);
     while (captions.children.length > MAX_CAPTIONS) { captions.removeChild(captions.firstChild); }
-    li.scrollIntoView({block: "nearest"});
+    captions.scrollTop = captions.scrollHeight;  // the latest line in sight (the page stays put)
   }
 
   function wait(seconds, then) { setTimeout(then, Math.max(0, seconds) * 1000); }
@@ -192,6 +192,9 @@
   mute.addEventListener("change", function () {
     if (current) { current.muted = mute.checked; }
     if (mute.checked && "speechSynthesis" in window) { window.speechSynthesis.cancel(); }
+  });
+  captions.closest("details").addEventListener("toggle", function () {
+    captions.scrollTop = captions.scrollHeight;
   });
   replayButton.addEventListener("click", function () {
     if (last && !speaking) { speaking = true; say(last, function () { speaking = false; pump(); }); }
