@@ -41,7 +41,6 @@ from phones import handover
 from phones.i18n import counted, page_text, pick_language
 from phones.relay import Relay, RelayError
 from phones.setup_form import FormError, form_from_fields, form_from_json
-from rules.wolf_village.presets import PRESETS
 from speech import line
 
 DEVICE_COOKIE = "wv_device"
@@ -135,7 +134,7 @@ def lang_of_request() -> str:
 
 def render(template: str, lang: str, status: int = 200, **context: Any) -> Response:
     text = page_text(lang)
-    body = render_template(template, t=text, lang=lang, presets=list(PRESETS),
+    body = render_template(template, t=text, lang=lang,
                            counted=lambda key, **params: counted(text, key, **params),
                            say=lambda key, params=None: line(lang, key, params), **context)
     return make_response(body, status)
