@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any, ClassVar
 
+from narrator.calls import CALL, NightCalls
 from narrator.cues import Chapter, Clock, Cue, Heard, Host, Input, Listen, Reply, Say, Tap, Wait
 from narrator.protocols import NAME_ANSWER
 from narrator.scripts.base import Script
@@ -45,8 +46,7 @@ class WolfVillageScript(Script):
 
     def __init__(self, narrator: Any):
         super().__init__(narrator)
-        self.calls: list[str] = []  # roles still to call tonight (narrated nights)
-        self.calling: str | None = None
+        self.night = NightCalls()  # the roles called tonight (narrated nights)
         # the answer that ends the rules' night, kept until the narrator's night is over
         # too (the calls still to make, theatre included): see `take`
         self.held: list[Any] | None = None
@@ -142,7 +142,8 @@ class WolfVillageScript(Script):
     # ------------------------------------------------------------------ the game
 
     def begin(self) -> None:
-        self.calls, self.calling, self.held, self.debated_day = [], None, None, 0
+        self.night.reset()
+        self.held, self.debated_day = None, 0
 
     def narrate(self, events: list[dict[str, Any]]) -> list[Cue]:
         return narrate(self, events)
@@ -223,7 +224,7 @@ class WolfVillageScript(Script):
         night while a call is still being held open, or while roles remain to be called, is
         checked on a copy of the game and kept; it is applied when the last call ends."""
         n = self.narrator
-        if not self._narrated_night() or (n.timer is None and not self.calls):
+        if not self._narrated_night() or self.night.done(n):
             return n.apply_tap(tap)
         probe = copy.deepcopy(n.game)
         try:
@@ -242,7 +243,7 @@ class WolfVillageScript(Script):
     def _called(self, name: str) -> bool:
         """Whether `name` is woken by the call in progress and has not answered it yet."""
         game = self.narrator.game
-        if self.calling is None or game.current_role(name) != self.calling:
+        if self.night.calling is None or game.current_role(name) != self.night.calling:
             return False
         return self.held is None or self.held[0] != name
 
@@ -251,7 +252,7 @@ class WolfVillageScript(Script):
 
     def time_up(self) -> Reply:
         n = self.narrator
-        if n.timer_kind == "call":
+        if n.timer_kind == CALL:
             # the call has lasted its time: on to the next one if it was answered
             return n.ok(n.advance())
         return self._end_debate()
@@ -357,37 +358,22 @@ class WolfVillageScript(Script):
     # ------------------------------------------------------------------ the night
 
     def _night_calls(self) -> list[Cue] | None:
-        """Call the roles in the seed's order, one at a time. Every call is held open for
-        the same time (`call_pause`, counted down by Ticks), whether its player answers at
-        once, thinks it over, or is dead (called all the same when dead roles are secret),
-        and only then does the next call start: neither silence nor timing, nor the moment
-        a phone shows the next choice, gives anything away. None: the call in progress is
-        not over yet (its time runs, or its player has not answered)."""
+        """Call the roles in the seed's order, one at a time, each held open as long
+        (narrator.calls): a dead role is called all the same when dead roles are secret.
+        None: the call in progress is not over yet (its time runs, or its player has not
+        answered)."""
         n = self.narrator
         game = n.game
         if game.options.night_mode != "narrated":
             waiting = tuple(d.player for d in game.pending())
             n.prompt = [Wait(waiting, "secret_turn")] if waiting else []
             return list(n.prompt)
-        cues: list[Cue] = []
-        if self.calling is not None:
-            if n.timer is not None or self._call_unanswered():
-                return None
-            cues.append(Say(f"sleep_{self.calling}"))
-            self.calling = None
-        if self.calls:
-            self.calling = self.calls.pop(0)
-            n.start_timer(n.call_pause, "call")
-            # nobody is named: a Wait for the call, the same for a living or a dead role
-            n.prompt = [Say(f"wake_{self.calling}"), Wait((), "call", n.call_pause)]
-            cues += n.prompt
-        return cues
+        return self.night.next(n, answered=not self._call_unanswered())
 
     def _night_is_over(self) -> bool:
         """The last call has lasted its time and the rules' night ends with the answer
         that was kept (`take`)."""
-        n = self.narrator
-        return (self.held is not None and not self.calls and n.timer is None
+        return (self.held is not None and self.night.done(self.narrator)
                 and not self._call_unanswered())
 
     def _apply_held(self) -> None:
@@ -400,19 +386,13 @@ class WolfVillageScript(Script):
 
     def close_call(self) -> list[Cue]:
         """The night is over: the last call's "close your eyes", if one is open."""
-        if self.calling is None:
-            return []
-        role, self.calling = self.calling, None
-        if self.narrator.timer_kind == "call":
-            self.narrator.stop_timer()
-        return [Say(f"sleep_{role}")]
+        return self.night.close(self.narrator)
 
     def plan_night_calls(self) -> None:
         """At nightfall: the roles the narrator will call tonight, in order."""
         game = self.narrator.game
-        self.calling = None
         if game.options.night_mode != "narrated":
-            self.calls = []
+            self.night.reset()
             return
         in_game = set(game.dealt) | set(game.role)
         calls = []
@@ -423,7 +403,7 @@ class WolfVillageScript(Script):
             living = [p for p in holders if p in game.alive_names()]
             if living or (holders and not game.options.reveal_dead_roles):
                 calls.append(role)
-        self.calls = calls
+        self.night.plan(calls)
 
     # ------------------------------------------------------------------ phones' views
 
