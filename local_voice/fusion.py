@@ -1,0 +1,190 @@
+"""Two recognisers decided by confidence: a fast first pass, and Whisper when it is unsure.
+
+The first pass (PocketSphinx under the grammar, English only; or Vosk) hears every
+utterance; when its confidence is under `TwoPass.RUN_BELOW`, or when it has no model for
+the table's language, Whisper scores the grammar's sentences against the same audio
+(`local_voice.whisper`) with the first pass's reading among its candidates. The answer is
+then Whisper's best sentence, with a confidence fitted on the bench
+(bench/fit_voice_confidence.py --fusion) from Whisper's share of the probability, its
+margin, whether both passes mean the same vote, and the first pass's own confidence.
+
+`last_path` says which decided ("first" or "backup"), for the bench's figures.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+
+from local_voice.grammar import Grammar
+from local_voice.recognizers import Recognized, Recognizer
+from local_voice.whisper import WhisperRecognizer, _meaning
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    return math.log(p / (1 - p))
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, x))))
+
+
+def fusion_inputs(features: dict[str, Any]) -> list[float]:
+    """The inputs of the fused confidence, in the order of `TwoPass.WEIGHTS`."""
+    first = features.get("first_confidence")
+    return [
+        _logit(float(features.get("w_share", 0.0))),
+        min(20.0, float(features.get("w_margin", 0.0))),
+        1.0 if features.get("passes_agree") else 0.0,
+        0.0 if first is None else float(first),
+        1.0 if first is None else 0.0,  # no first pass (another language)
+    ]
+
+
+@dataclass
+class TwoPass:
+    """A first pass and a Whisper back-up behind one Recognizer interface."""
+
+    first: Recognizer | None
+    backup: WhisperRecognizer | None
+    name: str = "two-pass"
+    last_path: str = ""
+    last_features: dict[str, Any] = field(default_factory=dict)
+    # the back-up runs when the first pass is less sure than this (the box's threshold:
+    # an answer the first pass is sure of is never second-guessed, so it costs nothing)
+    RUN_BELOW: ClassVar[float] = 0.5
+    # fitted by bench/fit_voice_confidence.py --fusion (see docs/voice.md)
+    WEIGHTS: ClassVar[tuple[float, ...]] = (1.0, 0.1, 1.5, 0.0, 0.0, -3.0)
+
+    def __post_init__(self) -> None:
+        parts = [p.name for p in (self.first, self.backup) if p is not None]
+        self.name = "+".join(parts) or "none"
+
+    # the Recognizer protocol
+
+    def missing_words(self, words: list[str]) -> list[str]:
+        if self.backup is not None:
+            return []
+        return self.first.missing_words(words) if self.first is not None else list(words)
+
+    def first_for(self, lang: str) -> Recognizer | None:
+        """The first pass if it has a model for `lang` (PocketSphinx: English only)."""
+        first = self.first
+        if first is None:
+            return None
+        model_lang = getattr(first, "lang", "en")
+        return first if model_lang in (None, lang) else None
+
+    def prepare(self, grammar: Grammar) -> None:
+        first = self.first_for(grammar.lang)
+        prepare = getattr(first, "prepare", None)
+        if prepare:
+            prepare(grammar)
+
+    def recognize(self, pcm: bytes, grammar: Grammar) -> Recognized | None:
+        if not pcm:
+            return None
+        first = self.first_for(grammar.lang)
+        heard = first.recognize(pcm, grammar) if first is not None else None
+        features = dict(getattr(first, "last_features", {}) or {}) if first else {}
+        return self.decide(heard, features, pcm, grammar)
+
+    def stream(self, grammar: Grammar) -> Any:
+        first = self.first_for(grammar.lang)
+        stream = getattr(first, "stream", None)
+        if stream is None:
+            return None
+        return TwoPassUtterance(self, stream(grammar), grammar)
+
+    def decide(self, heard: Recognized | None, first_features: dict[str, Any], pcm: bytes,
+               grammar: Grammar) -> Recognized | None:
+        """The first pass's answer if it is sure; otherwise Whisper's, fused."""
+        self.last_features = dict(first_features)
+        sure = heard is not None and heard.confidence >= self.RUN_BELOW
+        if sure or self.backup is None or not self.backup.supports(grammar.lang):
+            self.last_path = "first"
+            return heard
+        samples = np.frombuffer(pcm, dtype=np.int16)
+        reading = self.backup.read(samples, grammar, hints=(heard.text,) if heard else ())
+        if reading is None:
+            self.last_path = "first"
+            return heard
+        agree = heard is not None and _reading_of(heard.text, reading) == _meaning(reading.best)
+        features = {**first_features, **reading.features, "passes_agree": agree,
+                    "first_confidence": heard.confidence if heard is not None else None,
+                    "first_text": heard.text if heard is not None else None}
+        self.last_features = features
+        self.last_path = "backup"
+        return Recognized(reading.best.text, self.confidence(features))
+
+    def confidence(self, features: dict[str, Any]) -> float:
+        weights = self.WEIGHTS
+        inputs = fusion_inputs(features)
+        return _sigmoid(weights[-1] + sum(w * x for w, x in zip(weights, inputs, strict=False)))
+
+    # enrollment
+
+    def enroll(self, player: str, samples: np.ndarray, lang: str = "en") -> None:
+        """Give both passes a player's clip of their own name: Whisper's spellings of it
+        become pronunciations for the first pass too."""
+        spellings: list[str] = []
+        if self.backup is not None and self.backup.supports(lang):
+            spellings = self.backup.enroll(player, samples, lang)
+        first = self.first_for(lang)
+        enroll = getattr(first, "enroll", None)
+        if enroll is not None:
+            enroll(player, samples, lang, spellings)
+
+    def forget(self, player: str) -> None:
+        for part in (self.first, self.backup):
+            forget = getattr(part, "forget", None)
+            if forget is not None:
+                forget(player)
+
+
+def _reading_of(text: str, reading: Any) -> str:
+    """What the first pass's text means, in the back-up's terms (the same candidate
+    text, or its player)."""
+    for cand, _ in reading.scored:
+        if cand.text == text:
+            return _meaning(cand)
+    return f"text:{text}"
+
+
+class TwoPassUtterance:
+    """The first pass streamed while the person speaks; at the pause hint (or the end),
+    if it is unsure, Whisper reads the whole utterance: during the VAD's trailing silence
+    when the pause hint comes."""
+
+    def __init__(self, owner: TwoPass, inner: Any, grammar: Grammar):
+        self.owner, self.inner, self.grammar = owner, inner, grammar
+        self._pcm: list[bytes] = []
+        self._result: tuple[Recognized | None] | None = None
+
+    def feed(self, pcm: bytes) -> None:
+        self._pcm.append(pcm)
+        self.inner.feed(pcm)
+
+    def settle(self) -> None:
+        self.inner.settle()
+        if self._result is None:
+            self._result = (self._decide(),)
+
+    def unsettle(self) -> None:
+        self.inner.unsettle()
+        self._result = None
+
+    def finish(self) -> Recognized | None:
+        if self._result is None:
+            self._result = (self._decide(),)
+        return self._result[0]
+
+    def _decide(self) -> Recognized | None:
+        heard = self.inner.finish()
+        first = self.owner.first
+        features = dict(getattr(first, "last_features", {}) or {})
+        return self.owner.decide(heard, features, b"".join(self._pcm), self.grammar)
