@@ -214,8 +214,12 @@ class Box:
         if hear is None:
             audio = self.ears.utterance(listen, timeout)
             return None if audio is None else self.hear(audio, listen)
-        # the grammar is built and its search compiled before anyone speaks
+        # the grammar is built and its search compiled before anyone speaks (and the
+        # back-up's likeliest sentences scored on silence, in the background)
         ready = [Listening(self.recognizer, self.lang, names, listen.intents)]
+        warm = getattr(self.recognizer, "prepare", None)
+        if warm is not None and names:
+            warm(ready[0].grammar)
 
         def listening() -> Listening:
             return ready.pop() if ready else Listening(self.recognizer, self.lang, names,

@@ -54,9 +54,17 @@ class TwoPass:
     name: str = "two-pass"
     last_path: str = ""
     last_features: dict[str, Any] = field(default_factory=dict)
+    _warmed: set[tuple[str, tuple[str, ...]]] = field(default_factory=set, repr=False)
     # the back-up runs when the first pass is less sure than this (the box's threshold:
     # an answer the first pass is sure of is never second-guessed, so it costs nothing)
     RUN_BELOW: ClassVar[float] = 0.5
+    # outside the grammar (table talk): Whisper's own transcript beats the grammar's best
+    # sentence by more than OUTSIDE log units per token, and that sentence itself has
+    # little support from the audio (its score under OUTSIDE_BEST). Table talk by the
+    # test voices: 2.8-5.5 per token and -4.1 to -10.5; votes mostly under 1.6, and those
+    # above (names Whisper cannot spell) mostly over -3 (docs/voice.md, round 5)
+    OUTSIDE: ClassVar[float] = 2.5
+    OUTSIDE_BEST: ClassVar[float] = -3.5
     # fitted by bench/fit_voice_confidence.py --fusion (see docs/voice.md)
     WEIGHTS: ClassVar[tuple[float, ...]] = (1.0, 0.1, 1.5, 0.0, 0.0, -3.0)
 
@@ -80,10 +88,19 @@ class TwoPass:
         return first if model_lang in (None, lang) else None
 
     def prepare(self, grammar: Grammar) -> None:
+        """Compile the first pass's search and, in a background thread (once per table
+        and language), score the back-up's likeliest sentences on silence."""
         first = self.first_for(grammar.lang)
         prepare = getattr(first, "prepare", None)
         if prepare:
             prepare(grammar)
+        key = (grammar.lang, tuple(grammar.names))
+        if self.backup is not None and key not in self._warmed:
+            import threading
+
+            self._warmed.add(key)
+            threading.Thread(target=self.backup.warm, args=(grammar,), daemon=True,
+                             name="whisper-warm").start()
 
     def recognize(self, pcm: bytes, grammar: Grammar) -> Recognized | None:
         if not pcm:
@@ -113,6 +130,15 @@ class TwoPass:
         if reading is None:
             self.last_path = "first"
             return heard
+        if (reading.features.get("w_outside", 0.0) > self.OUTSIDE
+                and reading.features.get("w_best", 0.0) < self.OUTSIDE_BEST):
+            # outside the grammar (table talk): nothing was said to the narrator, not even
+            # the first pass's unsure reading ("the weather is lovely" as "one is the wolf")
+            self.last_path = "backup"
+            self.last_features = {**first_features, **reading.features, "outside": True,
+                                  "first_confidence": heard.confidence if heard else None,
+                                  "first_text": heard.text if heard else None}
+            return None
         agree = heard is not None and _reading_of(heard.text, reading) == _meaning(reading.best)
         features = {**first_features, **reading.features, "passes_agree": agree,
                     "first_confidence": heard.confidence if heard is not None else None,

@@ -16,6 +16,12 @@
 - Vosk: any language Vosk has a model for (a folder). The grammar becomes a phrase list;
   names missing from the model's vocabulary are reported at set-up and fall back to seat
   numbers and phonetic matching.
+- Whisper (local_voice.whisper), the back-up when the first pass is unsure and the only
+  ears for a language PocketSphinx has no model for; `make_recognizer` puts the two
+  behind one interface (local_voice.fusion.TwoPass).
+
+Players' own clips of their names (local_voice.enrollment) reach PocketSphinx through
+`enroll`: the pronunciations heard in them become alternatives of the name.
 """
 
 from __future__ import annotations
