@@ -374,6 +374,18 @@ def enroll_for(recognizer: object, condition: str, lang: str) -> None:
     recognizer._bench_enrolled = wanted  # type: ignore[attr-defined]
 
 
+def recognizer_of(lang: str, engine: str, model: str | None, whisper: str | None,
+                  made: dict[str, object]) -> object:
+    """The bench's ears for `lang`: the first pass with `whisper` as the back-up (base for
+    a language an English-only model cannot hear), one per kind, kept in `made`."""
+    backup = whisper if lang == "en" or whisper is None or not whisper.endswith(".en") \
+        else "base"
+    key = f"{lang == 'en'}|{backup}"
+    if key not in made:
+        made[key] = make_recognizer(engine, model, backup, lang)
+    return made[key]
+
+
 TARGETS = {"clean": 0.95, "babble": 0.85, "enrolled": 0.90, **dict.fromkeys(LANGS, 0.80)}
 
 
@@ -404,12 +416,7 @@ def main() -> int:
     recognizers: dict[str, object] = {}
 
     def recognizer_for(lang: str) -> object:
-        model = whisper if lang == "en" or whisper is None or \
-            not whisper.endswith(".en") else "base"
-        key = f"{lang == 'en'}|{model}"
-        if key not in recognizers:
-            recognizers[key] = make_recognizer(args.engine, args.model, model, lang)
-        return recognizers[key]
+        return recognizer_of(lang, args.engine, args.model, whisper, recognizers)
 
     try:
         recognizer_for("en")

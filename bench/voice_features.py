@@ -27,7 +27,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import voice_accuracy as va
 
 from local_voice.hearing import EXPECT, understand_audio
-from local_voice.recognizers import make_recognizer
 
 DEFAULT_OUT = va.CACHE / "features.jsonl"
 
@@ -45,13 +44,14 @@ def main() -> int:
     parser.add_argument("--whisper", default=None, help="tiny.en, base or a folder")
     parser.add_argument("--step", type=int, default=1, help="every n-th utterance only")
     args = parser.parse_args()
-    recognizer = make_recognizer("pocketsphinx", whisper_model=args.whisper)
-    if args.whisper:
-        recognizer.RUN_BELOW = 2.0  # type: ignore[misc, union-attr]  # always, for the fit
+    made: dict[str, object] = {}
     rows = []
     for condition in args.conditions.split(","):
         for lang, names, audio, voice, text, player in va.condition_audio(condition, False,
                                                                           args.step):
+            recognizer = va.recognizer_of(lang, "pocketsphinx", None, args.whisper, made)
+            if args.whisper:
+                recognizer.RUN_BELOW = 2.0  # type: ignore[attr-defined]  # always, for the fit
             va.enroll_for(recognizer, condition, lang)
             first = getattr(recognizer, "first", recognizer)
             if first is not None:

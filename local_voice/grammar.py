@@ -42,7 +42,8 @@ class Grammar:
         for template in self.templates:
             parts = [" ".join(words_of(p)) for p in template.split(PLAYER)]
             out.append(" PLAYER ".join(parts).strip())
-        return sorted({" ".join(t.split()) for t in out} - {""})
+        # in the interaction model's order: its first samples are the commonest
+        return [t for t in dict.fromkeys(" ".join(t.split()) for t in out) if t]
 
     def vocabulary(self) -> set[str]:
         return {w for p in self.phrases for w in words_of(p)}
@@ -103,8 +104,8 @@ def build_grammar(lang: str, intents: tuple[str, ...] | None, names: list[str],
             templates += _expand(sample, slot_types, values, [PLAYER], numbers)
     # a recogniser cannot pronounce digits ("standard 12"): the spelled-out forms are there
     spoken = {p for p in phrases if not any(ch.isdigit() for ch in p)}
-    carriers = {t for t in templates if not any(ch.isdigit() for ch in t)}
-    return Grammar(lang, sorted(spoken), list(names), sorted(carriers) if names else [])
+    carriers = [t for t in dict.fromkeys(templates) if not any(ch.isdigit() for ch in t)]
+    return Grammar(lang, sorted(spoken), list(names), carriers if names else [])
 
 
 def _expand(sample: str, slot_types: dict[str, str], values: dict[str, list[str]],

@@ -442,6 +442,12 @@ class WhisperRecognizer:
         for form, player in player_forms(lang, names):
             text = " ".join(words_of(form))
             forms.append((form if form in names else text, text, player))
+            seat = _number_of(lang, text) if form not in names else None
+            if seat is not None:  # as Whisper writes numbers: digits, the accents kept
+                words = text.split()
+                said = SAID_SEAT.get(lang, {}).get(words[0], words[0]) if len(words) > 1 \
+                    else ""
+                forms.append((f"{said} {seat}".strip(), text, player))
             if form == player:
                 forms += [(alt, text, player) for alt in self.spellings.get(player, [])]
         templates: list[tuple[str, str]] = []
@@ -472,6 +478,7 @@ class WhisperRecognizer:
         heard = _plain(scorer.transcribe(encoded, lang, max_length=24))
         templates, plain, forms = self.candidates(grammar)
         hinted = {_plain(h) for h in hints}
+        hinted_carriers = {_carrier_of(h, forms) for h in hinted}
 
         def close(text: str) -> float:
             best = difflib.SequenceMatcher(None, heard, text).ratio()
@@ -486,7 +493,13 @@ class WhisperRecognizer:
         ranked = sorted(templates, key=lambda t: -close(t[1].replace("{}", "").strip()))
         bare = next((t for t in templates if t[1] == "{}"), None)
         carriers = [t for t in ranked if t != bare][: self.CARRIERS - (bare is not None)]
-        first = carriers[:1] + ([bare] if bare else [])
+        # every player in: the closest carrier, the bare name, and the carrier the first
+        # pass heard or else the grammar's commonest (a garbled transcript can point to
+        # the wrong carrier: "je vote Arthur" heard as "il est mort tailleur")
+        common = next((t for t in templates if t[1] in hinted_carriers), None) or next(
+            (t for t in templates if t[1] != "{}"), None)
+        first = list(dict.fromkeys([*carriers[:1], *([bare] if bare else []),
+                                    *([common] if common else [])]))
         numbers = _numbers_in(lang, heard)
         for hint in hinted:
             numbers |= _numbers_in(lang, hint)
@@ -501,6 +514,8 @@ class WhisperRecognizer:
         # stage 2: the best players in the other close carriers; phrases without a player
         more = [sentence(t, f) for t in carriers[1:] for f in stage1 if f[2] in top]
         more += sorted(plain, key=lambda c: -close(c.text))[: self.PHRASES]
+        # nobody and skip are votes too: their closest phrases always compete
+        more += sorted((c for c in plain if c.nobody), key=lambda c: -close(c.text))[:3]
         more = [c for c in dict.fromkeys(more) if c not in scores]
         scores.update(zip(more, self._scores(encoded, frames, lang, more), strict=True))
         reading = self._reading(scores, heard)
@@ -543,6 +558,20 @@ class WhisperRecognizer:
         self.last_reading = reading
         features["w_heard"] = heard  # type: ignore[assignment]
         return reading
+
+
+# seat words as Whisper writes them (speech.understanding's are without accents)
+SAID_SEAT = {"es": {"numero": "número"}, "fr": {"numero": "numéro"},
+             "de": {"platz": "Platz", "nummer": "Nummer"}}
+
+
+def _carrier_of(text: str, forms: list[tuple[str, str, str]]) -> str:
+    """The template of a first pass's reading: its player form replaced by {}."""
+    padded = f" {text} "
+    for _, form, _ in sorted(forms, key=lambda f: -len(f[1])):
+        if f" {form} " in padded:
+            return padded.replace(f" {form} ", " {} ", 1).strip()
+    return text
 
 
 def _meaning(cand: Candidate) -> str:
