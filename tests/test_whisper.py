@@ -174,10 +174,10 @@ def test_numbers_are_heard_as_the_seat_by_both_passes(two_pass, wavs, text):
     hearing = understand_audio(audio, two_pass, "en", NAMES, EXPECT["vote"])
     assert hearing.player == NAMES[2] and hearing.intent == "VoteIntent", hearing
     assert hearing.confidence >= 0.5
-    if text != "three":  # Whisper alone, without the first pass's reading as a hint
-        grammar = build_grammar("en", EXPECT["vote"], NAMES)
-        reading = two_pass.backup.read(audio.samples, grammar)
-        assert reading is not None and reading.best.player == NAMES[2], reading.best
+    # Whisper's own reading, given the first pass's as a hint (as when it is the back-up)
+    grammar = build_grammar("en", EXPECT["vote"], NAMES)
+    reading = two_pass.backup.read(audio.samples, grammar, hints=(hearing.text,))
+    assert reading is not None and reading.best.player == NAMES[2], reading.best
 
 
 # ------------------------------------------------------------------ the back-up decides
