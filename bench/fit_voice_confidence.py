@@ -137,8 +137,7 @@ def main() -> int:
 
 
 def _outside(row: dict) -> bool:
-    return (row.get("w_outside", 0.0) > TwoPass.OUTSIDE
-            and row.get("w_best", 0.0) < TwoPass.OUTSIDE_BEST)
+    return TwoPass.outside(row)
 
 
 def fit_fusion(rows: list[dict], wrong: float, l2: float) -> int:

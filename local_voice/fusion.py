@@ -33,15 +33,24 @@ def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, x))))
 
 
+NOISY_SNR = 32.0  # as PocketSphinx's Utterance.TRIM_SNR
+
+
 def fusion_inputs(features: dict[str, Any]) -> list[float]:
     """The inputs of the fused confidence, in the order of `TwoPass.WEIGHTS`."""
     first = features.get("first_confidence")
+    snr = features.get("snr")
+    noisy = 1.0 if snr is not None and float(snr) < NOISY_SNR else 0.0
     return [
         _logit(float(features.get("w_share", 0.0))),
         min(20.0, float(features.get("w_margin", 0.0))),
         1.0 if features.get("passes_agree") else 0.0,
         0.0 if first is None else float(first),
         1.0 if first is None else 0.0,  # no first pass (another language)
+        max(-20.0, min(25.0, float(features.get("w_best", 0.0)))) / 10.0,
+        min(5.0, float(features.get("w_outside", 0.0))),
+        noisy,  # other people talking (the first pass's snr): margins mean less
+        noisy * min(20.0, float(features.get("w_margin", 0.0))),
     ]
 
 
@@ -65,8 +74,11 @@ class TwoPass:
     # above (names Whisper cannot spell) mostly over -3 (docs/voice.md, round 5)
     OUTSIDE: ClassVar[float] = 2.5
     OUTSIDE_BEST: ClassVar[float] = -3.5
+    # base in the other languages: votes by espeak-ng voices that Whisper transcribes
+    # badly ("Carmen" as "cartman") often look outside, yet one sentence is clearly best
+    OUTSIDE_MARGIN: ClassVar[float] = 4.0
     # fitted by bench/fit_voice_confidence.py --fusion (see docs/voice.md)
-    WEIGHTS: ClassVar[tuple[float, ...]] = (1.0, 0.1, 1.5, 0.0, 0.0, -3.0)
+    WEIGHTS: ClassVar[tuple[float, ...]] = (1.0, 0.1, 1.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -3.0)
 
     def __post_init__(self) -> None:
         parts = [p.name for p in (self.first, self.backup) if p is not None]
@@ -130,8 +142,7 @@ class TwoPass:
         if reading is None:
             self.last_path = "first"
             return heard
-        if (reading.features.get("w_outside", 0.0) > self.OUTSIDE
-                and reading.features.get("w_best", 0.0) < self.OUTSIDE_BEST):
+        if self.outside(reading.features):
             # outside the grammar (table talk): nothing was said to the narrator, not even
             # the first pass's unsure reading ("the weather is lovely" as "one is the wolf")
             self.last_path = "backup"
@@ -147,10 +158,19 @@ class TwoPass:
         self.last_path = "backup"
         return Recognized(reading.best.text, self.confidence(features))
 
+    @classmethod
+    def outside(cls, features: dict[str, Any]) -> bool:
+        """Outside the grammar (see OUTSIDE); a sentence Whisper clearly prefers to every
+        other (margin OUTSIDE_MARGIN) is left to the fitted confidence."""
+        return (features.get("w_outside", 0.0) > cls.OUTSIDE
+                and features.get("w_best", 0.0) < cls.OUTSIDE_BEST
+                and features.get("w_margin", 0.0) < cls.OUTSIDE_MARGIN)
+
     def confidence(self, features: dict[str, Any]) -> float:
         weights = self.WEIGHTS
         inputs = fusion_inputs(features)
-        return _sigmoid(weights[-1] + sum(w * x for w, x in zip(weights, inputs, strict=False)))
+        return _sigmoid(weights[-1] + sum(w * x for w, x in zip(weights[:-1], inputs,
+                                                                 strict=True)))
 
     # enrollment
 

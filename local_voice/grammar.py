@@ -61,14 +61,15 @@ def _model(locale: str) -> dict:
         return json.load(handle)["interactionModel"]["languageModel"]
 
 
-def name_forms(lang: str, names: list[str]) -> list[str]:
+def name_forms(lang: str, names: list[str], bare: bool = True) -> list[str]:
     """Ways to say a player: the name, and "seat three", "number three" and "three" for
     seat 3 (in the table's language): a number always names the player in that seat, even
-    when the recogniser cannot hear their name."""
-    return [form for form, _ in player_forms(lang, names)]
+    when the recogniser cannot hear their name. `bare=False` leaves the bare numbers out
+    (PocketSphinx: a lone short number word fits too much else)."""
+    return [form for form, _ in player_forms(lang, names, bare)]
 
 
-def player_forms(lang: str, names: list[str]) -> list[tuple[str, str]]:
+def player_forms(lang: str, names: list[str], bare: bool = True) -> list[tuple[str, str]]:
     """(form, player) for every way to say a player (see `name_forms`)."""
     words = NUMBER_WORDS.get(lang, NUMBER_WORDS["en"])
     forms = [(name, name) for name in names]
@@ -76,7 +77,8 @@ def player_forms(lang: str, names: list[str]) -> list[tuple[str, str]]:
     for seat in range(1, min(len(names), MAX_SEAT) + 1):
         player = names[seat - 1]
         forms += [(f"{word} {words[seat]}", player) for word in seat_words]
-        forms.append((words[seat], player))
+        if bare:
+            forms.append((words[seat], player))
     return forms
 
 

@@ -680,7 +680,10 @@ def factored_jsgf(grammar: Grammar, aliases: dict[str, list[str]] | None = None
     once instead of once per name, which makes a search graph twenty times smaller. Only
     the interaction model's player slots become <player> ("no one" stays a phrase, though
     "one" names seat 1)."""
-    forms = sorted({" ".join(words_of(f)) for f in name_forms(grammar.lang, grammar.names)},
+    # bare numbers ("three") stay out of PocketSphinx's grammar: "Oisin" was read as
+    # "four is the wolf", sure; the back-up and the matcher take them
+    forms = sorted({" ".join(words_of(f)) for f in name_forms(grammar.lang, grammar.names,
+                                                               bare=False)},
                    key=len, reverse=True) if grammar.names else []
     forms = [f for f in forms if f]
     forms += [a for f in forms for a in (aliases or {}).get(f, [])]  # enrolled names

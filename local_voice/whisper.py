@@ -362,6 +362,7 @@ class WhisperRecognizer:
     TOP_PLAYERS = 4
     PHRASES = 4  # phrases without a player kept, by the transcript
     PRIOR = 0.75  # how much of the silence score is taken off (bench: 0.75 best)
+    BARE_NUMBER = 2.5  # log units off a player named by a lone number (see _bare_number)
 
     def __init__(self, model: str | Path = TINY_EN, threads: int = 2,
                  compute_type: str = "int8", data_dir: Path | None = None):
@@ -536,7 +537,22 @@ class WhisperRecognizer:
         texts = [c.said for c in cands]
         heard = self.scorer.log_probs(encoded, frames, lang, texts)
         quiet = self.scorer.silence_log_probs(lang, texts)
-        return [h - self.PRIOR * q for h, q in zip(heard, quiet, strict=True)]
+        return [h - self.PRIOR * q - (self.BARE_NUMBER if self._bare_number(lang, c) else 0.0)
+                for h, q, c in zip(heard, quiet, cands, strict=True)]
+
+    @staticmethod
+    def _bare_number(lang: str, cand: Candidate) -> bool:
+        """A player named by a lone number ("I vote for ten"): names sound like numbers
+        ("Tadhg" heard as "ten", "Niamh" as "nine") far more often than people vote so."""
+        from speech.understanding import SEAT_WORDS
+
+        if cand.player is None:
+            return False
+        words = cand.text.split()
+        seat_words = set(SEAT_WORDS.get(lang, ())) | set(SEAT_WORDS["en"])
+        return any(_number_of(lang, w) is not None and (k == 0 or words[k - 1]
+                                                         not in seat_words)
+                   for k, w in enumerate(words))
 
     def _reading(self, scores: dict[Candidate, float], heard: str) -> Reading:
         cands = list(scores)
@@ -552,7 +568,7 @@ class WhisperRecognizer:
         ordered = sorted(values, reverse=True)
         features = {"w_share": share, "w_margin": float(ordered[0] - ordered[1])
                     if len(ordered) > 1 else 30.0, "w_best": float(ordered[0]),
-                    "w_candidates": float(len(cands))}
+                    "w_candidates": float(len(cands)), "w_text": best.text}
         self.last_features = features
         reading = Reading(best, share, features, sorted(scores.items(), key=lambda x: -x[1]))
         self.last_reading = reading

@@ -176,7 +176,8 @@ def test_numbers_are_heard_as_the_seat_by_both_passes(two_pass, wavs, text):
     assert hearing.confidence >= 0.5
     # Whisper's own reading, given the first pass's as a hint (as when it is the back-up)
     grammar = build_grammar("en", EXPECT["vote"], NAMES)
-    reading = two_pass.backup.read(audio.samples, grammar, hints=(hearing.text,))
+    reading = two_pass.backup.read(audio.resampled(16000).samples, grammar,
+                                   hints=(hearing.text,))
     assert reading is not None and reading.best.player == NAMES[2], reading.best
 
 
@@ -200,6 +201,20 @@ def test_whisper_decides_the_votes_pocketsphinx_is_unsure_of(two_pass, wavs, tex
     hearing = understand_audio(audio, two_pass, "en", NAMES, EXPECT["vote"])
     assert two_pass.last_path == "backup"
     assert hearing.player == text and hearing.confidence >= 0.5, hearing
+
+
+def test_the_backup_also_decides_on_the_live_path(two_pass, wavs):
+    """The microphone's path: frames through the VAD into the streaming first pass; the
+    back-up reads the utterance at the VAD's pause hint, during the trailing silence."""
+    from local_voice.hearing import FRAME_BYTES, understand_frames
+
+    audio = padded(speech(wavs, "Oisin", "en-us+m3"), 0.4, 1.0).resampled(16000)
+    pcm = audio.samples.tobytes()
+    frames = [pcm[k : k + FRAME_BYTES] for k in range(0, len(pcm) - FRAME_BYTES + 1,
+                                                      FRAME_BYTES)]
+    heard = list(understand_frames(frames, two_pass, "en", NAMES, EXPECT["vote"]))
+    assert len(heard) == 1 and heard[0].player == "Oisin", heard
+    assert two_pass.last_path == "backup"
 
 
 def test_silence_and_table_talk_stay_unheard_with_the_backup(two_pass, wavs):
