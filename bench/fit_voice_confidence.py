@@ -84,6 +84,8 @@ def main() -> int:
                         "no: only quiet ones (NOISY_WEIGHTS and WEIGHTS)")
     parser.add_argument("--fusion", action="store_true",
                         help="fit TwoPass.WEIGHTS on a dump made with --whisper")
+    parser.add_argument("--run-below", type=float, default=TwoPass.RUN_BELOW,
+                        help="the first pass's confidence under which the back-up runs")
     args = parser.parse_args()
     import voice_features
 
@@ -93,7 +95,7 @@ def main() -> int:
         with open(path, encoding="utf-8") as handle:
             rows += [json.loads(line) for line in handle]
     if args.fusion:
-        return fit_fusion(rows, args.wrong, args.l2)
+        return fit_fusion(rows, args.wrong, args.l2, args.run_below)
     if args.noisy is not None:
         rows = [r for r in rows if (r.get("snr", 60) < Utterance.TRIM_SNR) == args.noisy]
     # the guards (UNSAID0, FIT0) are not fitted: what they refuse is asked again anyway
@@ -140,11 +142,12 @@ def _outside(row: dict) -> bool:
     return TwoPass.outside(row)
 
 
-def fit_fusion(rows: list[dict], wrong: float, l2: float) -> int:
+def fit_fusion(rows: list[dict], wrong: float, l2: float,
+               run_below: float = TwoPass.RUN_BELOW) -> int:
     """TwoPass.WEIGHTS on the rows where the back-up runs, held out by voice, and the
     whole two-pass box simulated per condition (first pass where sure)."""
     backup = [r for r in rows if "w_share" in r and (r.get("first_confidence") or 0.0)
-              < TwoPass.RUN_BELOW and not _outside(r) and r["intent"]]
+              < run_below and not _outside(r) and r["intent"]]
     x = np.array([fusion_inputs(r) for r in backup], dtype=np.float64)
     y = np.array([r["right"] for r in backup], dtype=bool)
     bad = np.array([r["vote"] and not r["right"] for r in backup])
@@ -157,7 +160,7 @@ def fit_fusion(rows: list[dict], wrong: float, l2: float) -> int:
             right = bad_votes = 0
             for r in mine:
                 first_conf = r.get("first_confidence") or 0.0
-                if first_conf >= TwoPass.RUN_BELOW:  # the first pass decides alone
+                if first_conf >= run_below:  # the first pass decides alone
                     right += bool(r.get("first_right"))
                     bad_votes += bool(r.get("first_vote")) and not r.get("first_right")
                 elif id(r) in accept and accept[id(r)]:
