@@ -507,6 +507,13 @@ class WhisperRecognizer:
         stage1 = [f for f in forms if f[2] is not None and
                   (not _is_number_form(lang, f[1]) or _number_of(lang, f[1]) in numbers)]
         todo = [sentence(t, f) for t in first for f in stage1]
+        if numbers and bare is not None:
+            # a number was heard: every seat competes, said as Whisper writes it ("Seat
+            # 6"), so that a misheard number is not the only one scored
+            digits = [f for f in forms if f[2] is not None and _is_number_form(lang, f[1])
+                      and any(c.isdigit() for c in f[0]) and " " in f[0]]
+            todo += [sentence(bare, f) for f in digits]
+            todo = list(dict.fromkeys(todo))
         scores = dict(zip(todo, self._scores(encoded, frames, lang, todo), strict=True))
         by_player: dict[str, float] = {}
         for cand, score in scores.items():
@@ -565,9 +572,13 @@ class WhisperRecognizer:
             mass[key] = mass.get(key, 0.0) + float(p)
         best = cands[int(np.argmax(values))]
         share = mass[_meaning(best)]
-        ordered = sorted(values, reverse=True)
-        features = {"w_share": share, "w_margin": float(ordered[0] - ordered[1])
-                    if len(ordered) > 1 else 30.0, "w_best": float(ordered[0]),
+        # the margin is over the best candidate that means something else ("Seat 3" and
+        # "Seat three" are one reading)
+        rivals = [v for c, v in zip(cands, values, strict=True)
+                  if _meaning(c) != _meaning(best)]
+        top = float(values.max())
+        features = {"w_share": share, "w_margin": min(30.0, top - max(rivals))
+                    if rivals else 30.0, "w_best": top,
                     "w_candidates": float(len(cands)), "w_text": best.text}
         self.last_features = features
         reading = Reading(best, share, features, sorted(scores.items(), key=lambda x: -x[1]))
@@ -626,9 +637,11 @@ def _number_of(lang: str, text: str) -> int | None:
 
 def _numbers_in(lang: str, heard: str) -> set[int]:
     """The seat numbers a transcript mentions (as digits or words)."""
+    import re
+
     from speech.understanding import parse_number
 
-    found = set()
+    found = {int(d) for d in re.findall(r"\d+", heard)}  # "c6": seat 6
     for word in heard.split():
         number = parse_number(lang, word)
         if number is not None:
