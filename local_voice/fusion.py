@@ -82,10 +82,10 @@ class TwoPass:
     OUTSIDE_MARGIN: ClassVar[float] = 4.0
     # bench/fit_voice_confidence.py --fusion --wrong 0.01 --l2 10 --run-below 0.7, on
     # bench/voice_features.py --whisper tiny.en --step 2 (English conditions and the six
-    # languages with base); held out by voice: clean 80.9 % right / 1.5 % wrong, babble
-    # 30.9 / 1.5, enrolled 80.0 / 0, es 72.9 / 0, de 66.7 / 2.1 (docs/voice.md, round 5)
+    # languages with base); held out by voice: clean 82.0 % right / 2.1 % wrong, babble
+    # 30.4 / 1.0, enrolled 80.0 / 0, es 75.0 / 0, de 66.7 / 2.1 (docs/voice.md, round 5)
     WEIGHTS: ClassVar[tuple[float, ...]] = (
-        0.3272, 0.2502, 1.874, -1.023, 0.7885, 0.8077, -0.262, -0.2862, 0.1367, -1.59)
+        0.2851, 0.2649, 2.005, -1.008, 0.8647, 0.8236, -0.2249, -0.1967, 0.1015, -1.686)
 
     def __post_init__(self) -> None:
         parts = [p.name for p in (self.first, self.backup) if p is not None]
