@@ -74,7 +74,8 @@ def check(config: BoxConfig, out: Any = sys.stdout) -> int:
         from local_voice.grammar import build_grammar
         from local_voice.recognizers import make_recognizer
 
-        recognizer = make_recognizer(config.engine, config.model or None)
+        recognizer = make_recognizer(config.engine, config.model or None, config.whisper(),
+                                     config.language)
         grammar = build_grammar(config.language, None, [])
         missing = recognizer.missing_words(sorted(grammar.vocabulary()))
         report(True, f"recogniser: {recognizer.name}"
@@ -154,8 +155,13 @@ def serve_box(config: BoxConfig, new_room: bool = False) -> int:
     mouth = VoiceMouth(voice, speaker.play, names=lambda: list(session.narrator.config.players),
                        lang=config.language)
     ears = MicEars(Microphone(speaker, config.input_device, config.trailing_silence))
-    recognizer = make_recognizer(config.engine, config.model or None)
-    box = Box(relay, game_id, ears, mouth, recognizer, config.language, config.confidence)
+    recognizer = make_recognizer(config.engine, config.model or None, config.whisper(),
+                                 config.language)
+    from local_voice.enrollment import Voiceprints
+
+    box = Box(relay, game_id, ears, mouth, recognizer, config.language, config.confidence,
+              voiceprints=Voiceprints.for_game(game_id))
+    box.load_voiceprints()
     box.spoken = relay.session(game_id).version
     from narrator import Say
 

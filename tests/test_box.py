@@ -25,7 +25,6 @@ from typing import Any
 import pytest
 
 from local_voice.box import YES_NO, Box, VoiceMouth
-from local_voice.recognizers import PocketSphinxRecognizer
 from local_voice.voices import Audio, CachedVoice
 from narrator import Heard, Host, Listen, Say, Tick
 from phones.relay import Relay, handle
@@ -67,8 +66,11 @@ def voice_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def recognizer() -> PocketSphinxRecognizer:
-    return PocketSphinxRecognizer()
+def recognizer() -> Any:
+    """The box's default ears: PocketSphinx, and Whisper tiny.en when it is unsure."""
+    from local_voice.recognizers import make_recognizer
+
+    return make_recognizer("pocketsphinx", whisper_model="tiny.en")
 
 
 @dataclass
