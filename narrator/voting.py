@@ -32,9 +32,11 @@ class VoteLines:
 def ask_votes(protocol: str, verb: str, voters: Sequence[str], names: Sequence[str],
               lines: VoteLines, intents: tuple[str, ...], first: bool) -> list[Cue]:
     """The question for the votes still missing. `voters`: who has yet to vote, in seat
-    order; `names`: who may be named; `first`: nobody has voted yet (the intro is due)."""
+    order; `names`: who may be named; `first`: nobody has voted yet (the vote is opening:
+    a roll call's intro, or the phones' one question, is due)."""
     if protocol == PHONES:
-        return [Say(lines.phones), Wait(tuple(voters), verb)]
+        # said once, when the vote opens: the phones then just wait for each other
+        return [*([Say(lines.phones)] if first else []), Wait(tuple(voters), verb)]
     voter = voters[0]
     cues: list[Cue] = [Say(lines.intro)] if first and lines.intro else []
     return [*cues, Say(lines.ask, {"name": voter}),

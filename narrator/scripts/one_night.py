@@ -283,10 +283,10 @@ class OneNightScript(Script):
         first = len(voters) == len(game.players)
         cues = ask_votes(n.config.protocol, "vote", voters, game.players, VOTE_LINES,
                          VOTE_INTENTS, first)
-        n.prompt = cues
-        if n.config.protocol == PHONES and not first:
-            # a ballot came in: wait for the others without asking everybody again
-            return [c for c in cues if not isinstance(c, Say)]
+        # a ballot came in on the phones: the others are not asked again, but "repeat" (and
+        # Alexa's reprompt) still says what the phones wait for
+        n.prompt = ([Say(VOTE_LINES.phones), *[c for c in cues if not isinstance(c, Say)]]
+                    if n.config.protocol == PHONES else cues)
         return cues
 
     # ------------------------------------------------------------------ phones' views

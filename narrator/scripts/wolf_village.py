@@ -244,7 +244,8 @@ class WolfVillageScript(Script):
     def _called(self, name: str) -> bool:
         """Whether `name` is woken by the call in progress and has not answered it yet."""
         game = self.narrator.game
-        if self.night.calling is None or game.current_role(name) != self.night.calling:
+        if (self.night.calling is None or name not in game.seat
+                or game.current_role(name) != self.night.calling):
             return False
         return self.held is None or self.held[0] != name
 
@@ -347,6 +348,7 @@ class WolfVillageScript(Script):
         voters = [d.player for d in game.pending() if d.action == verb]
         ask = "ask_vote" if verb == "vote" else "ask_elect"
         phones = "vote_now_phones" if self.after_time_up else f"{intro}_phones"
+        # the vote is just opening: nobody has answered yet
         first = len(voters) == len([name for name in names if game.can_vote(name)])
         return ask_votes(protocol, verb, voters, names,
                          VoteLines(ask, phones, None if self.after_time_up else intro),
