@@ -31,12 +31,14 @@ import re
 import secrets
 import threading
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 import requests
 from waitress import create_server
 
+import phones.relay
 from narrator.cues import input_from_json
 from narrator.narrator import Narrator
 from phones.web import create_app
@@ -239,6 +241,18 @@ def keys_in(node: Any) -> set[str]:
 class Table:
     def __init__(self, server: Server, seed: int, players: int, deck: dict[str, int] | None,
                  protocol: str, host_plays: bool = False):
+        # the room deals from `seed` (the relay draws a room's seed at random): the same
+        # game every run
+        self.saved_secrets = phones.relay.secrets
+        phones.relay.secrets = SimpleNamespace(randbelow=lambda _n: seed,  # type: ignore[assignment]
+                                               token_urlsafe=secrets.token_urlsafe)
+        try:
+            self._open(server, seed, players, deck, protocol, host_plays)
+        finally:
+            phones.relay.secrets = self.saved_secrets
+
+    def _open(self, server: Server, seed: int, players: int, deck: dict[str, int] | None,
+              protocol: str, host_plays: bool) -> None:
         self.server = server
         self.rng = random.Random(seed)
         self.protocol = protocol
@@ -341,6 +355,12 @@ class Table:
                 assert fact in allowed, (where, "host html", fact)
             assert 'class="role"' not in page
 
+    @staticmethod
+    def page(phone: Phone, url: str) -> str:
+        r = phone.get(url)
+        assert r.status_code == 200, (url, r.status_code, r.text[:300])
+        return r.text
+
     def observe(self) -> dict[str, dict[str, Any]]:
         self.steps += 1
         truth = self.truth()
@@ -348,16 +368,16 @@ class Table:
         views = {}
         for name, (phone, token) in self.links.items():
             view = phone.get(f"/api/p/{token}").json()
-            pages = [phone.get(f"/p/{token}").text, phone.get(f"/p/{token}/part").text]
+            pages = [self.page(phone, f"/p/{token}"), self.page(phone, f"/p/{token}/part")]
             if name == self.host_player:
                 host = phone.get(f"/api/h/{self.ht}").json()
-                self.check_player(truth, name, host, [phone.get(f"/h/{self.ht}/part").text],
+                self.check_player(truth, name, host, [self.page(phone, f"/h/{self.ht}/part")],
                                   where + " (host)")
             self.check_player(truth, name, view, pages, where)
             views[name] = view
         host_view = self.host.get(f"/api/h/{self.ht}").json()
-        host_pages = [self.host.get(f"/h/{self.ht}").text,
-                      self.host.get(f"/h/{self.ht}/part").text]
+        host_pages = [self.page(self.host, f"/h/{self.ht}"),
+                      self.page(self.host, f"/h/{self.ht}/part")]
         self.check_host(truth, host_view, host_pages, where)
         views["__host__"] = host_view
         return views
