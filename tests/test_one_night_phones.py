@@ -326,3 +326,39 @@ def test_a_bad_target_from_a_form_is_refused_and_changes_nothing(server):
         assert r.status_code in (400, 409), r.status_code
         assert 'data-reason="' in r.text
         assert table.log() == before
+
+
+# ---------------------------------------------------------------------- the pages' words
+
+
+def test_the_pages_words_for_one_night_are_in_every_language():
+    import string
+    from pathlib import Path
+
+    from phones.i18n import TEXT_DIR, page_text
+    from speech import LANGUAGES
+
+    def placeholders(text: str) -> set[str]:
+        return {f[1] for f in string.Formatter().parse(text) if f[1]}
+
+    def own(lang: str) -> dict[str, str]:
+        return json.loads((TEXT_DIR / "one_night" / f"{lang}.json").read_text("utf-8"))
+
+    english = own("en")
+    assert all(key.startswith("on_") for key in english)
+    for lang in LANGUAGES:
+        other = own(lang)
+        assert set(other) == set(english), (lang, set(english) ^ set(other))
+        for key, text in english.items():
+            assert other[key].strip() and placeholders(other[key]) == placeholders(text), (
+                lang, key)
+        merged = page_text(lang)
+        assert all(merged[key] == other[key] for key in other)
+    # every word a One Night template asks for is there, a card's help for every card
+    templates = Path(__file__).resolve().parents[1] / "phones" / "templates"
+    used = set()
+    for path in templates.glob("_*one_night.html"):
+        used |= set(re.findall(r"\bt\.(on_\w+)", path.read_text("utf-8")))
+    assert used and used <= set(english), used - set(english)
+    assert {f"on_help_{card}" for card in ROLES} <= set(english)
+    assert {f"on_verb_look_{role}" for role in ("seer", "mystic_wolf")} <= set(english)
