@@ -483,8 +483,9 @@ class Relay:
             if link.player is not None:
                 mine = narrator.player_view(link.player)
                 view["private"] = mine.get("me")
-                if "turn" in mine:
-                    view["turn"] = mine["turn"]
+                for key in ("turn", "awake"):  # a choice; a player's own call is on
+                    if key in mine:
+                        view[key] = mine[key]
         return view
 
     def choose(self, token: str, device: str | None, verb: Any, target: Any) -> dict[str, Any]:

@@ -324,9 +324,11 @@ class Table:
             assert self.may_choose(truth, name), (where, name, view["turn"])
         elif self.may_choose(truth, name):
             raise AssertionError((where, name, "a choice that does not show"))
+        # «abre los ojos»: awake exactly in their own call (woken by the card dealt, or the
+        # doppelganger's copy), and only then
         calling = truth.script.night.calling if truth.phase == "night" else None
-        if view.get("awake") is not None:
-            assert view["awake"] == calling and name in truth.game.woken(calling), (where, name)
+        woken = calling is not None and name in truth.game.woken(calling)
+        assert view.get("awake") == (calling if woken else None), (where, name, calling)
         public = view.get("public") or {}
         if truth.phase != "over":
             for key in ("dealt", "cards", "center", "center_dealt", "counts_as", "winner"):
