@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import math
 import re
 import secrets
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -24,12 +26,21 @@ from narrator.cues import input_from_json
 from narrator.narrator import Reply
 from narrator.session import Binder, TableSession, current_log
 from narrator.table import LANGUAGES
-from phones.codes import new_code, normalize_code
+from phones.codes import draw_code, normalize_code
 from phones.links import Link, link_key, new_token
-from store import PointerTaken, StoreError, new_game_id
+from rules.names import normal_name
+from store import GameNotFound, PointerTaken, StoreError, new_game_id
+
+log = logging.getLogger("wolfvillage.relay")
 
 ROOM_KEY = "room:{code}"
 CLAIM_ATTEMPTS = 50  # draws of a room code that another worker took in the same instant
+CODE_DRAWS = 200  # codes looked at for one room before every code counts as taken
+# a room gives its code back (to the next room that draws it) once its current game has had
+# no input stored for this long, or has been over this long with no new game started
+# (docs/store.md); its links keep working, but nobody can join it by code any more
+CODE_IDLE_S = 6 * 3600.0
+CODE_FINISHED_S = 30 * 60.0
 # writes from other processes that may overtake one input before it is given up (each
 # attempt reloads the table; two server workers on one table conflict rarely and briefly)
 MAX_RETRIES = 20
@@ -72,10 +83,17 @@ class Opened:
     session: TableSession
 
 
+class _BadInput(Exception):
+    """The narrator failed on an input (a shape it does not check): the table that took
+    it is dropped and the inputs queued beside it are decided again without it."""
+
+
 class Relay:
-    def __init__(self, store: Any, call_pause: float = 12.0):
+    def __init__(self, store: Any, call_pause: float = 12.0,
+                 clock: Callable[[], float] = time.time):
         self.store = store
         self.call_pause = call_pause
+        self.clock = clock  # judges when a room has left its code (the store's times)
         self._sessions: dict[str, TableSession] = {}
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
@@ -100,7 +118,9 @@ class Relay:
         # same free code at once, exactly one stores its room, the other draws again (a
         # look-up then a bind let the second silently take the first one's room over).
         for _ in range(CLAIM_ATTEMPTS):
-            code = new_code(lambda c: self.store.lookup(ROOM_KEY.format(code=c)) is not None)
+            code = self._free_code()
+            if code is None:
+                break
             link = Link(code, game_id, None, host=True, lang=lang)
             room = ROOM_KEY.format(code=code)
             try:
@@ -113,11 +133,15 @@ class Relay:
             except PointerTaken:
                 continue
         else:
+            code = None
+        if code is None:
             raise RelayError("no_free_room", 503)
         session = TableSession(self.store, game_id, narrator, 0)
         with self._guard:
             self._sessions[game_id] = session
         if host_name:
+            host_name = normal_name(host_name)
+
             def host_link(fed: TableSession) -> dict[str, str | None]:
                 link.player = fed.narrator.config.host
                 return {link_key(token): link.to_text(),
@@ -126,6 +150,35 @@ class Relay:
             with self._fed(game_id, Host("host_plays", host_name), 409, bind=host_link):
                 pass
         return code, token
+
+    def _free_code(self) -> str | None:
+        """A code for a new room: one that no room holds, or one taken back from a room
+        that left it (see CODE_IDLE_S); None when every code drawn is in use."""
+        for _ in range(CODE_DRAWS):
+            code = draw_code()
+            room = ROOM_KEY.format(code=code)
+            holder = self.store.lookup(room)
+            if holder is None:
+                return code
+            if self._left_its_code(holder):
+                # compare-and-delete: never the code of a room that took it meanwhile; of
+                # two workers taking it back, both then claim it and one gets it
+                self.store.swap(room, holder, None)
+                return code
+        return None
+
+    def _left_its_code(self, game_id: str) -> bool:
+        try:
+            stored = self.store.load(current_log(self.store, game_id))
+        except GameNotFound:
+            return True  # expired (DynamoDB's TTL) or deleted
+        idle = self.clock() - stored.updated_at
+        return idle >= CODE_IDLE_S or (stored.finished and idle >= CODE_FINISHED_S)
+
+    def room_code(self, link: Link) -> str | None:
+        """The room code a link's table can still be joined by (None once given back)."""
+        return link.code if self.store.lookup(ROOM_KEY.format(code=link.code)) == \
+            link.game_id else None
 
     def game_for_code(self, raw_code: Any) -> str:
         code = normalize_code(raw_code)
@@ -141,6 +194,7 @@ class Relay:
             lang = "en"
         if not isinstance(name, str) or not name.strip():
             raise RelayError("bad_name")
+        name = normal_name(name)
         token = new_token()
         code = normalize_code(raw_code) or ""
 
@@ -153,7 +207,7 @@ class Relay:
             if session.narrator.phase != "lobby":
                 raise RelayError("game_started", 409)
 
-        with self._fed(game_id, Host("join", name.strip()), 409, bind=player_link,
+        with self._fed(game_id, Host("join", name), 409, bind=player_link,
                        check=in_lobby):
             return token
 
@@ -194,7 +248,8 @@ class Relay:
         link = Link.from_text(text)
         if host and not link.host:
             raise RelayError("bad_link", 404)
-        if device is None:
+        if not device:
+            # an empty id would claim a fresh link for a device nobody holds
             raise RelayError("no_device", 403)
         if link.device is None:
             from phones.links import digest
@@ -316,14 +371,16 @@ class Relay:
         from store import Conflict, GameFinished
 
         try:
-            for _ in range(MAX_RETRIES):
+            # (an input the narrator fails on is refused and settled: it costs no retry)
+            for _ in range(MAX_RETRIES + len(batch)):
                 session = self.session(game_id)
                 try:
                     self._feed_all(session, batch)
                     return
-                except (Conflict, GameFinished):
-                    # another process moved the table on: these inputs were taken on a stale
-                    # state, so drop it, reload the table from the store and decide again
+                except (Conflict, GameFinished, _BadInput):
+                    # another process moved the table on (or the narrator failed on one
+                    # input, now refused): these inputs were taken on a state that is not
+                    # the stored one, so drop it, reload the table and decide again
                     self._drop(session)
             for pending in batch:
                 if not pending.settled:
@@ -354,7 +411,7 @@ class Relay:
                     self._feed_one_by_one(session, todo[n:])
                     return
                 if self._checked(session, pending):
-                    pending.reply = session.narrator.handle(pending.inp)
+                    pending.reply = self._handled(session, pending)
                     if pending.reply.accepted and pending.bind is not None:
                         # from the table just after this input (the player it seated)
                         pending.pointers = pending.bind(session)
@@ -363,6 +420,24 @@ class Relay:
             # the narrator may hold inputs that were not stored: never keep it
             self._drop(session)
             raise
+
+    @staticmethod
+    def _handled(session: TableSession, pending: _Pending,
+                 handle: Callable[..., Reply] | None = None) -> Reply:
+        """The narrator's reply to one input; an input it fails on is refused alone (its
+        table, which may hold half of it, is dropped by the caller: `_BadInput`)."""
+        try:
+            if handle is not None:
+                return handle(pending.inp, pending.bind)
+            return session.narrator.handle(pending.inp)
+        except StoreError:
+            raise
+        except Exception as problem:
+            log.warning("the narrator failed on an input and refused it: %r", problem,
+                        exc_info=True)
+            pending.error = RelayError("bad_request", 400)
+            pending.settled, pending.session = True, session
+            raise _BadInput() from problem
 
     @staticmethod
     def _checked(session: TableSession, pending: _Pending) -> bool:
@@ -391,7 +466,7 @@ class Relay:
     def _feed_one_by_one(self, session: TableSession, todo: list[_Pending]) -> None:
         for pending in todo:
             if self._checked(session, pending):
-                pending.reply = session.handle(pending.inp, pending.bind)
+                pending.reply = self._handled(session, pending, session.handle)
             pending.settled, pending.session = True, session
 
     def _drop(self, session: TableSession) -> None:
@@ -459,7 +534,7 @@ class Relay:
         narrator = session.narrator
         link = opened.link
         view: dict[str, Any] = {
-            "room": link.code,
+            "room": self.room_code(link),
             "lang": link.lang,
             "phase": narrator.phase,
             "paused": narrator.paused,
@@ -515,10 +590,15 @@ class Relay:
             inp = Heard(str(data.get("intent")), slots)
         elif kind == "tick":
             seconds = data.get("seconds")
-            if (not isinstance(seconds, int | float) or isinstance(seconds, bool)
-                    or not math.isfinite(seconds)):
-                raise RelayError("bad_request")  # JSON may carry NaN, which ends any clock
-            inp = Tick(float(seconds))
+            if not isinstance(seconds, int | float) or isinstance(seconds, bool):
+                raise RelayError("bad_request")
+            try:
+                seconds = float(seconds)  # a 400-digit integer does not fit: OverflowError
+            except OverflowError:
+                raise RelayError("bad_request") from None
+            if not math.isfinite(seconds):
+                raise RelayError("bad_request")  # NaN would end any clock
+            inp = Tick(seconds)
         else:
             raise RelayError("bad_request")
         with self._fed(opened.link.game_id, inp, 400) as (_, reply):

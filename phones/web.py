@@ -5,11 +5,13 @@ the page when the table moves on. Everything a page does, the API under /api/ do
 
 Safety: link tokens are in the path but never logged (see `RedactTokens`); every response
 carries a strict content security policy and no referrer; forms carry CSRF tokens; the API
-only takes JSON from the same origin; guessing room codes is rate-limited.
+only takes JSON from the same origin (strict JSON, a few kilobytes at most); wrong room-code
+guesses and room creation are counted per client address in the store (`phones.limits`).
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import logging
 import os
@@ -33,10 +35,10 @@ from flask import (
     url_for,
 )
 from flask.sessions import SecureCookieSessionInterface
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
+from phones import limits
 from phones.i18n import page_text, pick_language
 from phones.relay import Relay, RelayError
 from rules.wolf_village.presets import PRESETS
@@ -51,7 +53,9 @@ CSP = (
 pages = Blueprint("pages", __name__)
 api = Blueprint("api", __name__, url_prefix="/api")
 csrf = CSRFProtect()
-limiter = Limiter(key_func=get_remote_address, storage_uri="memory://")
+# a device id: what our own cookie holds (token_urlsafe), or what the box, the skill and
+# tests send in the header; anything else (an empty cookie) is no device at all
+DEVICE_ID = re.compile(r"[A-Za-z0-9_\-.:]{1,128}")
 
 
 class RedactTokens(logging.Filter):
@@ -74,39 +78,97 @@ def relay() -> Relay:
 
 
 def device_id() -> str:
-    """This device's id: the cookie (browsers) or a header (the box, the skill, tests)."""
+    """This device's id: the cookie (browsers) or a header (the box, the skill, tests).
+
+    A missing or malformed one (`Cookie: wv_device=`) is no id: this device gets a new one
+    and its cookie; never an id nobody holds, which would claim a fresh link for nobody."""
     if "device" not in g:
         given = request.headers.get(DEVICE_HEADER) or request.cookies.get(DEVICE_COOKIE)
+        if given is not None and not DEVICE_ID.fullmatch(given):
+            given = None
         g.new_device = given is None
         g.device = given or secrets.token_urlsafe(24)
     return g.device
 
 
-def _guess_failed(response: Response) -> bool:
-    return response.status_code == 404
+# ---------------------------------------------------------------------- budgets
 
 
-def room_guess_limit() -> str:
+def client_address() -> str:
     from flask import current_app
 
-    return current_app.config.get("ROOM_GUESS_LIMIT", "20 per minute")
+    return limits.client_address(request.environ,
+                                 current_app.extensions["wolfvillage_trusted_proxies"])
 
 
-# the views that take a room code (guessable), the only ones with a rate limit
-GUESS_LIMITED: set[str] = set()
+def budget(kind: str) -> limits.Budget:
+    from flask import current_app
+
+    return current_app.extensions["wolfvillage_budgets"][kind]
 
 
-def limit_guesses(view: Any) -> Any:
-    GUESS_LIMITED.add(view.__name__)
-    return limiter.limit(room_guess_limit, deduct_when=_guess_failed)(view)
+def too_many(kind: str, address: str) -> Response:
+    """429, in the route's own form (JSON for the API, the page for a form)."""
+    wait = budget(kind).retry_after(relay().store, address)
+    reason = "too_many" if kind == "guess" else "too_many_rooms"
+    if request.path.startswith("/api/"):
+        response = jsonify(error=reason)
+        response.status_code = 429
+    elif request.path.startswith("/qr/"):
+        response = make_response("", 429)
+    else:
+        lang = pick_language(request.form.get("lang"), request.headers.get("Accept-Language"))
+        response = render("index.html", lang, 429, code=request.form.get("code", ""),
+                          name=request.form.get("name", ""), reason=reason)
+    response.headers["Retry-After"] = str(wait)
+    return response
 
 
-@limiter.request_filter
-def _not_guess_limited() -> bool:
-    """Skip Flask-Limiter's per-request work (finding the limits that apply) on the routes
-    that have none: every poll and every choice. There are no default limits."""
-    endpoint = request.endpoint or ""
-    return endpoint.rsplit(".", 1)[-1] not in GUESS_LIMITED
+def _wrong_guess(outcome: Response | BaseException) -> bool:
+    if isinstance(outcome, RelayError):
+        return outcome.reason == "unknown_room"
+    if isinstance(outcome, HTTPException):
+        return outcome.code == 404
+    return isinstance(outcome, Response) and outcome.status_code == 404
+
+
+def guess_budget(view: Any) -> Any:
+    """For every route that takes a room code: one budget of wrong guesses per address,
+    shared by the routes (and by every server process, through the store). A right code
+    never spends it; once it is spent every code is refused, right or wrong, until the
+    window ends: answering a right code while refusing the wrong ones would tell a
+    scanner which code is right at full speed."""
+
+    @functools.wraps(view)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        address, store = client_address(), relay().store
+        if budget("guess").spent(store, address):
+            return too_many("guess", address)
+        try:
+            outcome = make_response(view(*args, **kwargs))
+        except (RelayError, HTTPException) as problem:
+            if _wrong_guess(problem):
+                budget("guess").spend(store, address)
+            raise
+        if _wrong_guess(outcome):
+            budget("guess").spend(store, address)
+        return outcome
+
+    return guarded
+
+
+def create_budget(view: Any) -> Any:
+    """Rooms created per address: every creation counts (a room holds a code until it is
+    finished or idle, and the codes must not run out)."""
+
+    @functools.wraps(view)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        address = client_address()
+        if not budget("create").spend(relay().store, address):
+            return too_many("create", address)
+        return view(*args, **kwargs)
+
+    return guarded
 
 
 class CachedSerializerSessions(SecureCookieSessionInterface):
@@ -152,7 +214,7 @@ def join_page(code: str) -> Response:
 
 
 @pages.post("/join")
-@limit_guesses
+@guess_budget
 def join_form() -> Response:
     lang = pick_language(request.form.get("lang"), request.headers.get("Accept-Language"))
     try:
@@ -164,6 +226,7 @@ def join_form() -> Response:
 
 
 @pages.post("/rooms")
+@create_budget
 def create_room_form() -> Response:
     lang = pick_language(request.form.get("lang"), request.headers.get("Accept-Language"))
     host_name = (request.form.get("host_name") or "").strip() or None
@@ -226,8 +289,7 @@ def host_page(token: str) -> Response:
         view = relay().host_view(token, device_id())
     except RelayError as problem:
         return error_page(problem, lang_of_request())
-    join_url = url_for("pages.join_page", code=view["room"], _external=True)
-    return render("host.html", view["lang"], view=view, token=token, join_url=join_url,
+    return render("host.html", view["lang"], view=view, token=token, join_url=join_url(view),
                   reason=request.args.get("reason"))
 
 
@@ -237,8 +299,15 @@ def host_part(token: str) -> Response:
         view = relay().host_view(token, device_id())
     except RelayError as problem:
         return error_page(problem, lang_of_request())
-    join_url = url_for("pages.join_page", code=view["room"], _external=True)
-    return render("host_part.html", view["lang"], view=view, token=token, join_url=join_url)
+    return render("host_part.html", view["lang"], view=view, token=token,
+                  join_url=join_url(view))
+
+
+def join_url(view: dict[str, Any]) -> str | None:
+    """Where players join this room; None once the room gave its code back."""
+    if not view.get("room"):
+        return None
+    return url_for("pages.join_page", code=view["room"], _external=True)
 
 
 @pages.post("/h/<token>/do")
@@ -313,7 +382,7 @@ QR_FORMATS = {"svg": ("image/svg+xml", 6), "png": ("image/png", 8)}
 
 
 @pages.get("/qr/<code>.<kind>")
-@limit_guesses
+@guess_budget
 def qr_code(code: str, kind: str) -> Response:
     """The join address as a QR code: SVG for the pages, PNG for an Echo Show's screen
     (APL shows no SVG)."""
@@ -336,7 +405,8 @@ def qr_code(code: str, kind: str) -> Response:
 
 
 def json_body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
+    """The request's JSON object (strict and bounded: `phones.limits`), or a 400."""
+    data = request.get_json(silent=True)  # too large: 413 from Flask before this
     if not isinstance(data, dict):
         raise RelayError("bad_request", 400)
     return data
@@ -360,6 +430,7 @@ def relay_error(problem: RelayError) -> tuple[Response, int]:
 
 
 @api.post("/rooms")
+@create_budget
 def api_create_room() -> Response:
     data = json_body()
     code, token = relay().create_room(str(data.get("lang", "en")), data.get("host_name"))
@@ -370,7 +441,7 @@ def api_create_room() -> Response:
 
 
 @api.post("/rooms/<code>/join")
-@limit_guesses
+@guess_budget
 def api_join(code: str) -> Response:
     data = json_body()
     token = relay().join(code, data.get("name"), str(data.get("lang", "en")))
@@ -437,7 +508,7 @@ PRIVATE_PAGE_HEADER = ("Cache-Control", "no-store")
 class FastPolls:
     """WSGI middleware answering the one request that makes most of the traffic, a phone's
     poll `GET /api/p/TOKEN[?since=V]`, without Flask's request dispatch (request context,
-    URL matching, the limiter's filters, the session, the after-request hooks): the same
+    URL matching, the budgets' look-ups, the session, the after-request hooks): the same
     relay call and the same answer, byte for byte in body and headers, as `api_player`.
 
     Anything it is not sure of goes to Flask unchanged: another path or method, a token or
@@ -473,8 +544,8 @@ class FastPolls:
             from werkzeug.http import parse_cookie
 
             device = parse_cookie(environ).get(DEVICE_COOKIE)
-        if not device:
-            return None
+        if not device or not DEVICE_ID.fullmatch(device):
+            return None  # Flask gives this device an id (and its cookie)
         relay_obj = self.app.extensions["wolfvillage_relay"]
         try:
             view = relay_obj.player_view(path.group(1), device)
@@ -528,6 +599,18 @@ def secret_key() -> str:
 def init_app(app: Flask, relay_obj: Relay) -> None:
     """Mount the relay's pages and API on an app (the Alexa endpoint shares the app)."""
     app.extensions["wolfvillage_relay"] = relay_obj
+    # one limit on every body, and strict JSON for every read of one (phones.limits)
+    app.config.setdefault("MAX_CONTENT_LENGTH", limits.MAX_BODY_BYTES)
+    app.config.setdefault("MAX_FORM_MEMORY_SIZE", limits.MAX_BODY_BYTES)
+    app.json = limits.StrictJSON(app)
+    app.extensions["wolfvillage_budgets"] = {
+        "guess": limits.Budget.parse("guess", app.config.get(
+            "ROOM_GUESS_LIMIT", limits.DEFAULT_GUESS_LIMIT)),
+        "create": limits.Budget.parse("create", app.config.get(
+            "ROOM_CREATE_LIMIT", limits.DEFAULT_CREATE_LIMIT)),
+    }
+    app.extensions["wolfvillage_trusted_proxies"] = limits.trusted_networks(
+        app.config.get("TRUSTED_PROXIES", os.environ.get("WOLFVILLAGE_TRUSTED_PROXIES")))
     if not app.config.get("SECRET_KEY"):
         # Flask's own config already holds SECRET_KEY = None, so setdefault would never set it
         app.config["SECRET_KEY"] = secret_key()
@@ -536,7 +619,6 @@ def init_app(app: Flask, relay_obj: Relay) -> None:
     app.wsgi_app = FastPolls(app, app.wsgi_app)  # type: ignore[method-assign]
     csrf.init_app(app)
     csrf.exempt(api)
-    limiter.init_app(app)
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.jinja_env.filters["fmt"] = lambda text, **params: str(text).format_map(params)
@@ -550,6 +632,14 @@ def init_app(app: Flask, relay_obj: Relay) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(problem: CSRFError) -> Response:
         return render("error.html", lang_of_request(), 400, reason="csrf")
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def too_large(problem: RequestEntityTooLarge) -> Response:
+        if request.path.startswith(("/api/", "/alexa")):
+            response = jsonify(error="too_large")
+            response.status_code = 413
+            return response
+        return render("error.html", lang_of_request(), 413, reason="too_large")
 
     @app.after_request
     def security_headers(response: Response) -> Response:
