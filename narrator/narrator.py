@@ -24,7 +24,7 @@ from rules.replay import start as start_game
 from rules.wolf_village.knowledge import private_knowledge, public_knowledge
 from rules.wolf_village.options import NIGHT_MODES, Options
 from rules.wolf_village.presets import MAX_PLAYERS, MIN_PLAYERS, PRESETS
-from rules.wolf_village.roles import NIGHT_ORDER
+from rules.wolf_village.roles import NIGHT_ORDER, ROLES
 
 LOBBY = "lobby"
 REVEAL = "reveal"
@@ -207,26 +207,30 @@ class Narrator:
             cfg.players.remove(name)
             return self._ok([Say("left", {"name": name, "count": len(cfg.players)})])
         if command == "seats":
-            if not isinstance(arg, list) or sorted(arg) != sorted(cfg.players):
+            if (not isinstance(arg, list) or not all(isinstance(n, str) for n in arg)
+                    or sorted(arg) != sorted(cfg.players)):
                 return self._refuse("not_understood")
             cfg.players = list(arg)
             return self._ok([])
         if command == "preset":
-            if arg not in PRESETS:
+            if not isinstance(arg, str) or arg not in PRESETS:
                 return self._refuse("unknown_preset")
             cfg.preset, cfg.deck = arg, None
             return self._ok(self._rating_cues())
         if command == "deck":
-            if not isinstance(arg, dict):
+            if not isinstance(arg, dict) or not all(
+                    role in ROLES and type(count) is int and 0 <= count <= MAX_PLAYERS
+                    for role, count in arg.items()):
                 return self._refuse("not_understood")
             cfg.deck = dict(arg)
             return self._ok(self._rating_cues())
         if command == "option":
-            key, value = (arg or [None, None]) if isinstance(arg, list) else (None, None)
-            if key not in Options.__dataclass_fields__ or key == "show_of_hands":
+            key, value = arg if isinstance(arg, list) and len(arg) == 2 else (None, None)
+            if (not isinstance(key, str) or key not in Options.__dataclass_fields__
+                    or key == "show_of_hands"):
                 return self._refuse("not_understood")
             if key == "night_mode":
-                if value not in NIGHT_MODES:
+                if not isinstance(value, str) or value not in NIGHT_MODES:
                     return self._refuse("not_understood")
             elif not isinstance(value, bool):
                 return self._refuse("not_understood")
@@ -238,7 +242,7 @@ class Narrator:
             cfg.protocol = arg
             return self._ok([Say("protocol_set", {"protocol": arg})])
         if command == "clock":
-            if arg not in CLOCKS:
+            if type(arg) is not int or arg not in CLOCKS:
                 return self._refuse("bad_clock")
             cfg.clock = arg
             return self._ok([Say("clock_set", {"minutes": arg // 60})])
@@ -349,9 +353,10 @@ class Narrator:
             value = slots.get("toggle")
             return self._lobby("option", [slots.get("option"), value in ("on", True)])
         if heard.intent == "ClockIntent":
-            minutes = slots.get("minutes")
-            seconds = 0 if minutes in (None, "", "0") else (
-                int(minutes) * 60 if str(minutes).isdigit() else -1
+            minutes = str(slots.get("minutes") or "")
+            # isdigit() is also true of "²" and other digits that int() does not read
+            seconds = 0 if minutes in ("", "0") else (
+                int(minutes) * 60 if minutes.isascii() and minutes.isdigit() else -1
             )
             return self._lobby("clock", seconds)
         if heard.intent in mapping:

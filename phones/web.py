@@ -350,7 +350,8 @@ def command_arg(form: Any) -> Any:
             value = arg == "on"
         return [form.get("option"), value]
     if command == "clock":
-        return int(arg) if (arg or "").isdigit() else -1
+        # isdigit() is also true of "²" and other digits that int() does not read
+        return int(arg) if arg and arg.isascii() and arg.isdigit() else -1
     if command == "seats":
         return form.getlist("seat")
     return arg
