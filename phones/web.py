@@ -601,8 +601,10 @@ def init_app(app: Flask, relay_obj: Relay) -> None:
     """Mount the relay's pages and API on an app (the Alexa endpoint shares the app)."""
     app.extensions["wolfvillage_relay"] = relay_obj
     # one limit on every body, and strict JSON for every read of one (phones.limits)
-    app.config.setdefault("MAX_CONTENT_LENGTH", limits.MAX_BODY_BYTES)
-    app.config.setdefault("MAX_FORM_MEMORY_SIZE", limits.MAX_BODY_BYTES)
+    # (Flask's config holds both already, None and 500 kB: setdefault would never set them)
+    for key in ("MAX_CONTENT_LENGTH", "MAX_FORM_MEMORY_SIZE"):
+        if app.config.get(key) in (None, app.default_config.get(key)):
+            app.config[key] = limits.MAX_BODY_BYTES
     app.json = limits.StrictJSON(app)
     app.extensions["wolfvillage_budgets"] = {
         "guess": limits.Budget.parse("guess", app.config.get(
@@ -633,6 +635,15 @@ def init_app(app: Flask, relay_obj: Relay) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(problem: CSRFError) -> Response:
         return render("error.html", lang_of_request(), 400, reason="csrf")
+
+    @app.before_request
+    def bounded_body() -> None:
+        """A body without Content-Length (chunked) is cut at the limit as it is read,
+        which leaves a truncated body rather than an error: refuse one that reaches it."""
+        if request.content_length is None and "Transfer-Encoding" in request.headers:
+            limit = app.config["MAX_CONTENT_LENGTH"]
+            if limit is not None and len(request.get_data(cache=True)) >= limit:
+                raise RequestEntityTooLarge()
 
     @app.errorhandler(RequestEntityTooLarge)
     def too_large(problem: RequestEntityTooLarge) -> Response:

@@ -87,6 +87,11 @@ def test_the_worker_factory_builds_the_app_from_the_environment(
     assert app.test_client().post("/api/rooms", json={"lang": "en"}).status_code == 200
     monkeypatch.setenv(ENV_SETTINGS, json.dumps({"store": url, "alexa": True,
                                                  "verify_alexa": False}))
+    # no skill id, no Alexa endpoint (it would answer any skill's signed requests)
+    assert not any(rule.rule == "/alexa" for rule in make_app().url_map.iter_rules())
+    monkeypatch.setenv(ENV_SETTINGS, json.dumps({"store": url, "alexa": True,
+                                                 "verify_alexa": False,
+                                                 "skill_id": "amzn1.ask.skill.test-id"}))
     assert any(rule.rule == "/alexa" for rule in make_app().url_map.iter_rules())
 
 
