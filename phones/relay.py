@@ -28,7 +28,7 @@ from narrator.session import Binder, TableSession, current_log
 from narrator.table import LANGUAGES
 from phones.codes import draw_code, normalize_code
 from phones.links import Link, link_key, new_token
-from rules.names import normal_name
+from rules.names import name_problem, normal_name
 from store import GameNotFound, PointerTaken, StoreError, new_game_id
 
 log = logging.getLogger("wolfvillage.relay")
@@ -109,6 +109,9 @@ class Relay:
         """A new room: its code and the host's private link token."""
         if lang not in LANGUAGES:
             raise RelayError("unknown_language")
+        if host_name is not None and (not isinstance(host_name, str)
+                                      or name_problem(normal_name(host_name))):
+            raise RelayError("bad_name")
         narrator = Narrator(lang, seed=secrets.randbelow(2**31), call_pause=self.call_pause)
         game_id = new_game_id()
         token = new_token()
@@ -139,7 +142,7 @@ class Relay:
         session = TableSession(self.store, game_id, narrator, 0)
         with self._guard:
             self._sessions[game_id] = session
-        if host_name:
+        if host_name is not None:
             host_name = normal_name(host_name)
 
             def host_link(fed: TableSession) -> dict[str, str | None]:
@@ -195,6 +198,8 @@ class Relay:
         if not isinstance(name, str) or not name.strip():
             raise RelayError("bad_name")
         name = normal_name(name)
+        if name_problem(name) is not None:
+            raise RelayError("bad_name")  # not a name at all: a 400 like an empty one
         token = new_token()
         code = normalize_code(raw_code) or ""
 

@@ -434,7 +434,9 @@ def relay_error(problem: RelayError) -> tuple[Response, int]:
 @create_budget
 def api_create_room() -> Response:
     data = json_body()
-    code, token = relay().create_room(str(data.get("lang", "en")), data.get("host_name"))
+    host_name = data.get("host_name")
+    code, token = relay().create_room(str(data.get("lang", "en")),
+                                      None if host_name in (None, "") else host_name)
     return jsonify(code=code, host_token=token,
                    host_url=url_for("pages.host_page", token=token, _external=True),
                    join_url=url_for("pages.join_page", code=code, _external=True),

@@ -32,8 +32,15 @@ _REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
 
 def normal_name(name: str) -> str:
-    """The form a typed name is kept in: NFC, without spaces around it."""
-    return unicodedata.normalize("NFC", name).strip()
+    """The form a typed name is kept in: NFC, without spaces around it (only spaces: a
+    newline or a control character around a name is refused, not trimmed away)."""
+    text = unicodedata.normalize("NFC", name)
+    start, end = 0, len(text)
+    while start < end and unicodedata.category(text[start]) == "Zs":
+        start += 1
+    while end > start and unicodedata.category(text[end - 1]) == "Zs":
+        end -= 1
+    return text[start:end]
 
 
 def name_problem(name: Any, taken: list[str] | tuple[str, ...] = ()) -> str | None:

@@ -202,3 +202,28 @@ def test_without_a_skill_id_the_alexa_endpoint_is_off_and_says_so(tmp_path: Path
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(request, timeout=5)
         assert refused.value.code == 400  # there, and it verifies: an unsigned request
+
+
+def test_the_guess_budget_is_one_for_every_server_process(tmp_path: Path) -> None:
+    """20 wrong room codes a minute per address (the default), whichever process takes each
+    guess: two server processes on one store (what granian's workers are, and what two
+    Lambda instances are), guesses alternating between them. Before, each process counted
+    its own 20 in memory."""
+    store = f"sqlite:///{tmp_path / 'shared.db'}"
+    with serving(tmp_path, "--no-alexa", "--store", store, workers=1) as one, \
+            serving(tmp_path, "--no-alexa", "--store", store, workers=1) as two:
+        one.wait_for_answer()
+        two.wait_for_answer()
+        statuses = []
+        for n in range(30):
+            server = (one, two)[n % 2]
+            request = urllib.request.Request(
+                server.url + f"/api/rooms/BC{'BCDFGHJKMNPRSTWXZ'[n % 17]}D/join",
+                data=b'{"name": "G"}', method="POST",
+                headers={"Content-Type": "application/json"})
+            try:
+                with urllib.request.urlopen(request, timeout=10) as answer:
+                    statuses.append(answer.status)
+            except urllib.error.HTTPError as problem:
+                statuses.append(problem.code)
+        assert statuses == [404] * 20 + [429] * 10, " ".join(map(str, statuses))

@@ -43,7 +43,10 @@ class Server:
         self.app = create_app(open_store(self.url), SECRET_KEY="test", **config)
         self.kind = kind
         if kind == "waitress":
-            self.server = create_server(self.app, host="127.0.0.1", port=0, threads=8)
+            # as `wolfvillage serve` runs it (phones/serve.py): the app reads the proxy's
+            # headers itself
+            self.server = create_server(self.app, host="127.0.0.1", port=0, threads=8,
+                                        clear_untrusted_proxy_headers=False)
             self.port = self.server.effective_port
             self.thread = threading.Thread(target=self.server.run, daemon=True)
         else:
