@@ -41,6 +41,9 @@ CODE_DRAWS = 200  # codes looked at for one room before every code counts as tak
 # (docs/store.md); its links keep working, but nobody can join it by code any more
 CODE_IDLE_S = 6 * 3600.0
 CODE_FINISHED_S = 30 * 60.0
+# views are cached per table version; a code given back leaves its version alone, so a
+# cached view is also rebuilt this often, and shows a code given back for at most this long
+CODE_RECHECK_S = 60.0
 # writes from other processes that may overtake one input before it is given up (each
 # attempt reloads the table; two server workers on one table conflict rarely and briefly)
 MAX_RETRIES = 20
@@ -98,6 +101,7 @@ class Relay:
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
         self._views: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self._codes: dict[tuple[Any, ...], str | None] = {}
         # inputs waiting for their table's lock (see `_fed`)
         self._queued: dict[str, list[_Pending]] = {}
         # room version: bumps on every accepted input, so phones can poll cheaply
@@ -178,10 +182,21 @@ class Relay:
         idle = self.clock() - stored.updated_at
         return idle >= CODE_IDLE_S or (stored.finished and idle >= CODE_FINISHED_S)
 
-    def room_code(self, link: Link) -> str | None:
-        """The room code a link's table can still be joined by (None once given back)."""
-        return link.code if self.store.lookup(ROOM_KEY.format(code=link.code)) == \
+    def room_code(self, link: Link, version: int | None = None) -> str | None:
+        """The room code a link's table can still be joined by (None once given back).
+
+        With the table's `version`, asked once per version (a table version's views, one
+        per phone, all ask): a code is only given back by a table that has been idle."""
+        key = (link.code, link.game_id, version, self._recheck())
+        if version is not None and key in self._codes:
+            return self._codes[key]
+        code = link.code if self.store.lookup(ROOM_KEY.format(code=link.code)) == \
             link.game_id else None
+        if version is not None:
+            if len(self._codes) > 20_000:
+                self._codes.clear()
+            self._codes[key] = code
+        return code
 
     def game_for_code(self, raw_code: Any) -> str:
         code = normalize_code(raw_code)
@@ -496,7 +511,10 @@ class Relay:
         session = opened.session
         link = opened.link
         return (kind, session.game_id, session.version, link.player, link.host, link.lang,
-                link.code)
+                link.code, self._recheck())
+
+    def _recheck(self) -> int:
+        return int(self.clock() // CODE_RECHECK_S)
 
     def _cached_view(self, kind: str, opened: Opened) -> dict[str, Any] | None:
         """A view already built for this table version, without taking the table's lock.
@@ -539,7 +557,7 @@ class Relay:
         narrator = session.narrator
         link = opened.link
         view: dict[str, Any] = {
-            "room": self.room_code(link),
+            "room": self.room_code(link, session.version),
             "lang": link.lang,
             "phase": narrator.phase,
             "paused": narrator.paused,

@@ -608,12 +608,14 @@ def init_app(app: Flask, relay_obj: Relay) -> None:
         if app.config.get(key) in (None, app.default_config.get(key)):
             app.config[key] = limits.MAX_BODY_BYTES
     app.json = limits.StrictJSON(app)
+    # the app's config, else the environment (what `wolfvillage serve` and the Lambda
+    # functions read), else the defaults (docs/phones-performance.md, "Limits")
     app.extensions["wolfvillage_budgets"] = {
-        "guess": limits.Budget.parse("guess", app.config.get(
-            "ROOM_GUESS_LIMIT", limits.DEFAULT_GUESS_LIMIT)),
-        "create": limits.Budget.parse("create", app.config.get(
-            "ROOM_CREATE_LIMIT", limits.DEFAULT_CREATE_LIMIT)),
-    }
+        kind: limits.Budget.parse(kind, app.config.get(key) or os.environ.get(
+            f"WOLFVILLAGE_{key}") or default)
+        for kind, key, default in (("guess", "ROOM_GUESS_LIMIT", limits.DEFAULT_GUESS_LIMIT),
+                                   ("create", "ROOM_CREATE_LIMIT",
+                                    limits.DEFAULT_CREATE_LIMIT))}
     app.extensions["wolfvillage_trusted_proxies"] = limits.trusted_networks(
         app.config.get("TRUSTED_PROXIES", os.environ.get("WOLFVILLAGE_TRUSTED_PROXIES")))
     if not app.config.get("SECRET_KEY"):

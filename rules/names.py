@@ -103,8 +103,10 @@ def _shape_problem(name: Any) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=4096)
 def _key(name: str) -> str:
-    """What two names must differ in: skeleton, case folded, no punctuation or spaces."""
+    """What two names must differ in: skeleton, case folded, no punctuation or spaces.
+    (Cached: a join compares the new name with every name at the table.)"""
     folded = _skeleton(_skeleton(name).casefold())
     return "".join(c for c in folded if unicodedata.category(c)[0] not in "PZ")
 

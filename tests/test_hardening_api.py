@@ -456,3 +456,16 @@ def test_arbitrary_json_in_the_hosts_lobby_commands_is_never_a_5xx(
     command with arbitrary JSON as its argument, each intent with arbitrary slots."""
     test_arbitrary_json_at_every_api_route_is_never_a_5xx.hypothesis.inner_test(
         server, tables, "lobby", call)
+
+
+def test_a_screen_watching_a_room_stops_showing_its_code_soon_after_it_is_given_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Views are cached per table version, and giving a code back leaves the version as it
+    was: a screen that kept polling the idle room is told within CODE_RECHECK_S."""
+    relay, clock = one_code_relay(tmp_path, monkeypatch)
+    _, old_host = relay.create_room("en")
+    clock.now += CODE_IDLE_S
+    assert relay.host_view(old_host, "old-host")["room"] == "BBBB"  # cached from here on
+    relay.create_room("en")  # takes the code back
+    clock.now += getattr(phones.relay, "CODE_RECHECK_S", 60.0)
+    assert relay.host_view(old_host, "old-host")["room"] is None
