@@ -324,10 +324,12 @@ class Relay:
                 # dropped while this thread waited for the lock: its narrator may hold an
                 # input that was never stored (a write that conflicted)
                 return False
-            stored = self.store.load(cached.game_id)
-            if stored.version < cached.version:
+            # only what it has not seen (the whole log was read here before: a game's
+            # hundreds of entries, for the one or two another worker just stored)
+            version, entries = self.store.tail(cached.game_id, cached.version)
+            if version < cached.version:
                 return False
-            for entry in stored.entries[cached.version:]:
+            for entry in entries:
                 if not cached.narrator.handle(input_from_json(entry)).accepted:
                     # cannot happen with a log of accepted inputs; never keep a table that
                     # differs from its log

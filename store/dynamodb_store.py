@@ -406,6 +406,41 @@ class DynamoDBStore:
             updated_at=float(meta["updated_at"]["N"]),
         )
 
+    def tail(self, game_id: str, since: int) -> tuple[int, list[dict[str, Any]]]:
+        """The version and the entries from `since` to it: META, then a Query of the LOG
+        items from `since` on (META's version is the truth, as in `load`)."""
+        check_game_id(game_id)
+        check_version(since)
+        meta = self._get_meta(game_id)
+        if meta is None:
+            raise GameNotFound(game_id)
+        version = int(meta["version"]["N"])
+        logs: dict[int, str] = {}
+        if version > since:
+            kwargs: dict[str, Any] = {
+                "TableName": self.table,
+                "KeyConditionExpression": "#pk = :pk AND #sk BETWEEN :from AND :to",
+                "ExpressionAttributeNames": {"#pk": "pk", "#sk": "sk"},
+                "ExpressionAttributeValues": {":pk": {"S": _game_pk(game_id)},
+                                              ":from": {"S": _log_sk(since)},
+                                              ":to": {"S": _log_sk(version - 1)}},
+                "ConsistentRead": True,
+            }
+            while True:
+                try:
+                    page = self._client.query(**kwargs)
+                except ClientError as exc:
+                    raise self._fail(exc) from exc
+                for item in page.get("Items", []):
+                    logs[int(item["seq"]["N"])] = item["entry"]["S"]
+                if "LastEvaluatedKey" not in page:
+                    break
+                kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        for seq in range(since, version):
+            if seq not in logs:
+                logs[seq] = self._get_log(game_id, seq)
+        return version, [load_document(logs[seq]) for seq in range(since, version)]
+
     def _get_log(self, game_id: str, seq: int) -> str:
         try:
             reply = self._client.get_item(

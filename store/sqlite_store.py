@@ -459,6 +459,25 @@ class SQLiteStore:
             game_id, load_document(setup), entries, version, bool(finished), created_at, updated_at
         )
 
+    def tail(self, game_id: str, since: int) -> tuple[int, list[dict[str, Any]]]:
+        """The version and the entries from `since` to it, in one snapshot (a cached
+        table catching up reads only what it has not seen)."""
+        check_game_id(game_id)
+        check_version(since)
+        with self._read(snapshot=True) as c:
+            row = c.execute("SELECT version FROM games WHERE game_id = ?",
+                            (game_id,)).fetchone()
+            if row is None:
+                raise GameNotFound(game_id)
+            texts = [text for (text,) in c.execute(
+                "SELECT entry FROM entries WHERE game_id = ? AND seq >= ? ORDER BY seq",
+                (game_id, since))]
+        version = int(row[0])
+        if len(texts) != max(0, version - since):
+            raise StoreError(f"{game_id}: {len(texts)} entries after {since} but version "
+                             f"{version}")
+        return version, [load_document(text) for text in texts]
+
     def replace_setup(self, game_id: str, version: int, setup: dict[str, Any]) -> int:
         check_game_id(game_id)
         check_version(version)

@@ -984,3 +984,18 @@ def test_swap_to_none_removes_a_pointer_only_from_the_expected_value(store: Game
     assert not store.swap("room:BCDF", "old-game", None)
     with pytest.raises(ValueError):
         store.swap("room:BCDF", None, None)
+
+
+def test_tail_gives_the_version_and_the_entries_after_a_point(store: GameStore) -> None:
+    """What a cached table reads to catch up with another worker: only the new entries."""
+    store.create("t", SETUP)
+    assert store.tail("t", 0) == (0, [])
+    play(store, "t", [{"n": n} for n in range(5)])
+    assert store.tail("t", 0) == (5, [{"n": n} for n in range(5)])
+    assert store.tail("t", 3) == (5, [{"n": 3}, {"n": 4}])
+    assert store.tail("t", 5) == (5, [])
+    assert store.tail("t", 9) == (5, [])  # a copy ahead of the store: the caller reloads
+    with pytest.raises(GameNotFound):
+        store.tail("missing", 0)
+    with pytest.raises(ValueError):
+        store.tail("t", -1)
