@@ -509,17 +509,23 @@ PRIVATE_PAGE_HEADER = ("Cache-Control", "no-store")
 
 
 class FastPolls:
-    """WSGI middleware answering the one request that makes most of the traffic, a phone's
-    poll `GET /api/p/TOKEN[?since=V]`, without Flask's request dispatch (request context,
-    URL matching, the budgets' look-ups, the session, the after-request hooks): the same
-    relay call and the same answer, byte for byte in body and headers, as `api_player`.
+    """WSGI middleware answering the two requests that make most of the traffic without
+    Flask's request dispatch (request context, URL matching, the budgets' look-ups, the
+    session, the before- and after-request hooks): a phone's poll `GET /api/p/TOKEN[?since=V]`
+    and its choice `POST /api/p/TOKEN/choice`. The same relay call and the same answer, byte
+    for byte in body and headers, as `api_player` and `api_choice`
+    (tests/test_serve_workers.py compares them).
 
     Anything it is not sure of goes to Flask unchanged: another path or method, a token or
     query outside the plain alphabet, a device without an id yet (Flask sets the cookie),
-    debug mode, and any error other than the relay's own refusals.
+    debug mode, any error other than the relay's own refusals; for a choice, also anything
+    Flask's checks would refuse or would have to look at: no Content-Length, a body over the
+    limit, not `application/json`, an Origin that is not this host, JSON that is not a
+    strict object (Flask is given the body back to answer it).
     """
 
     PATH = re.compile(r"/api/p/([A-Za-z0-9_\-]+)")
+    CHOICE = re.compile(r"/api/p/([A-Za-z0-9_\-]+)/choice")
     QUERY = re.compile(r"(?:since=([A-Za-z0-9_\-]*))?")
     HEADERS = (*SECURITY_HEADERS, PRIVATE_PAGE_HEADER)
 
@@ -529,25 +535,76 @@ class FastPolls:
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         answer = None
-        if environ.get("REQUEST_METHOD") == "GET" and not environ.get("SCRIPT_NAME"):
-            answer = self.poll(environ)
+        method = environ.get("REQUEST_METHOD")
+        if not environ.get("SCRIPT_NAME") and not self.app.debug:
+            if method == "GET":
+                answer = self.poll(environ)
+            elif method == "POST":
+                answer = self.choice(environ)
         if answer is None:
             return self.wsgi_app(environ, start_response)
         status, headers, body = answer
         start_response(status, headers)
         return [body]
 
-    def poll(self, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes] | None:
-        path = self.PATH.fullmatch(environ.get("PATH_INFO", ""))
-        query = self.QUERY.fullmatch(environ.get("QUERY_STRING", ""))
-        if path is None or query is None or self.app.debug:
-            return None
+    @staticmethod
+    def device(environ: dict[str, Any]) -> str | None:
+        """As `device_id` reads it; None where Flask must give the device an id."""
         device = environ.get("HTTP_X_WOLF_DEVICE")
         if not device and "HTTP_COOKIE" in environ:
             from werkzeug.http import parse_cookie
 
             device = parse_cookie(environ).get(DEVICE_COOKIE)
         if not device or not DEVICE_ID.fullmatch(device):
+            return None
+        return str(device)
+
+    def choice(self, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes] | None:
+        from werkzeug.http import parse_options_header
+        from werkzeug.wsgi import get_host
+
+        path = self.CHOICE.fullmatch(environ.get("PATH_INFO", ""))
+        length = str(environ.get("CONTENT_LENGTH") or "")
+        limit = self.app.config.get("MAX_CONTENT_LENGTH") or limits.MAX_BODY_BYTES
+        if (path is None or environ.get("QUERY_STRING") or not length.isdigit()
+                or int(length) > limit or "HTTP_TRANSFER_ENCODING" in environ
+                or parse_options_header(environ.get("CONTENT_TYPE", ""))[0]
+                != "application/json"):
+            return None
+        origin = environ.get("HTTP_ORIGIN")
+        if origin is not None and origin.rstrip("/") != (
+                f"{environ.get('wsgi.url_scheme', 'http')}://{get_host(environ)}"):
+            return None  # Flask refuses it (403 cross_origin)
+        device = self.device(environ)
+        if device is None:
+            return None
+        body = environ["wsgi.input"].read(int(length))
+        try:
+            data = limits.strict_loads(body) if len(body) == int(length) else None
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            environ["wsgi.input"] = io.BytesIO(body)  # Flask reads it and answers
+            environ["CONTENT_LENGTH"] = str(len(body))
+            return None
+        relay_obj = self.app.extensions["wolfvillage_relay"]
+        try:
+            view = relay_obj.choose(path.group(1), device, data.get("verb"), data.get("target"))
+        except RelayError as problem:
+            return self.json(problem.status, {"error": problem.reason})
+        except Exception:
+            # as Flask would: logged on the app's logger (which keeps the link out), a 500
+            self.app.logger.exception("Exception on /api/p/<link>/choice [POST]")
+            return self.json(500, {"error": "internal"})
+        return self.json(200, view)
+
+    def poll(self, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes] | None:
+        path = self.PATH.fullmatch(environ.get("PATH_INFO", ""))
+        query = self.QUERY.fullmatch(environ.get("QUERY_STRING", ""))
+        if path is None or query is None:
+            return None
+        device = self.device(environ)
+        if device is None:
             return None  # Flask gives this device an id (and its cookie)
         relay_obj = self.app.extensions["wolfvillage_relay"]
         try:
