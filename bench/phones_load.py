@@ -66,9 +66,11 @@ ROOT = Path(__file__).resolve().parent.parent
 TARGET_RPS = 1000.0
 TARGET_P99_MS = 50.0
 REQUEST_TIMEOUT_S = 30.0
-# polls among all the requests the tables make (measured: 26,500 of 39,751 in 30 s at
-# 100 rooms; choices are 22 %, joins, rooms and host commands the rest)
+# polls among all the requests the tables make, to start with (measured: 26,500 of 39,751
+# in 30 s at 100 rooms; choices are 22 %, joins, rooms and host commands the rest); the
+# fixed offered load then follows the mix the games make (see `Load.steer`)
 POLL_SHARE = 0.67
+POLLS = ("player_view", "host_view")
 
 
 # ---------------------------------------------------------------------- figures
@@ -80,6 +82,7 @@ class Stats:
         self.latency: dict[str, list[float]] = defaultdict(list)
         self.status: dict[str, Counter[Any]] = defaultdict(Counter)
         self.per_second: Counter[int] = Counter()
+        self.others_per_second: Counter[int] = Counter()  # what is not a poll
         self.first: float | None = None
         self.last: float = 0.0
 
@@ -88,6 +91,8 @@ class Stats:
         self.latency[kind].append(now - started)
         self.status[kind][status] += 1
         self.per_second[int(now - self.t0)] += 1
+        if kind not in POLLS:
+            self.others_per_second[int(now - self.t0)] += 1
         if self.first is None:
             self.first = started
         self.last = now
@@ -197,6 +202,7 @@ class Load:
         self.tables: list[Table] = []
         self.stop = asyncio.Event()
         self.rng = random.Random(args.seed)
+        self.poll_rate = (args.rate or 0) * POLL_SHARE
 
     def device(self) -> Connection:
         return Connection(self.port, f"dev-{self.rng.getrandbits(96):024x}", self.stats)
@@ -210,7 +216,17 @@ class Load:
         (each phone and each host screen) polls, and the polls are POLL_SHARE of the mix
         (the choices, joins and host commands that the games make are the rest)."""
         devices = self.args.rooms * (self.args.players + 1)
-        return devices / (self.args.rate * POLL_SHARE)
+        return devices / self.poll_rate
+
+    async def steer(self) -> None:
+        """Keep the offered total at `--rate`: the polls fill what the games' own requests
+        (choices, joins, rooms, host commands: the last 5 s of them) leave."""
+        while not self.stop.is_set():
+            await self.sleep(1.0)
+            now = int(time.perf_counter() - self.stats.t0)
+            others = sum(self.stats.others_per_second.get(s, 0) for s in range(now - 5, now))
+            if now >= 5:
+                self.poll_rate = max(0.5 * self.args.rate, self.args.rate - others / 5)
 
     async def until(self, due: float) -> None:
         with contextlib.suppress(asyncio.TimeoutError):
@@ -226,8 +242,11 @@ class Load:
             self.stop.set()
 
         clock = asyncio.create_task(timer())
+        steering = asyncio.create_task(self.steer()) if self.args.rate else None
         await asyncio.gather(*(self.slot(s) for s in range(self.args.rooms)))
         clock.cancel()
+        if steering is not None:
+            steering.cancel()
 
     async def slot(self, slot: int) -> None:
         # the first tables arrive over the first two seconds, not in one instant
@@ -439,8 +458,9 @@ def report(args: argparse.Namespace, load: Load, taps: Counter[str], cpu: dict[s
     # to the stop; the rooms keep playing throughout
     steady = [n for s, n in seconds if 5 <= s < int(args.duration) - 1]
     sustained = sum(steady) / len(steady) if steady else total / max(elapsed, 1e-9)
-    load_kind = (f"a fixed offered load of {args.rate:g} requests/s (each device polls every"
-                 f" {load.interval:.2f} s on schedule; latency from when a request was due)"
+    load_kind = (f"a fixed offered load of {args.rate:g} requests/s (each device polls on"
+                 f" schedule, every {load.interval:.2f} s at the end; latency from when a"
+                 " request was due)"
                  if args.rate else f"saturation (phones poll {args.poll:g} s after each answer)")
     print(f"\nWolf Village phone relay under load: {args.rooms} rooms x {args.players} players,"
           f" {args.duration:.0f} s, {load_kind},"

@@ -469,3 +469,44 @@ def test_a_screen_watching_a_room_stops_showing_its_code_soon_after_it_is_given_
     relay.create_room("en")  # takes the code back
     clock.now += getattr(phones.relay, "CODE_RECHECK_S", 60.0)
     assert relay.host_view(old_host, "old-host")["room"] is None
+
+
+class Unorderable(str):
+    """A name the narrator cannot sort: whatever it fails on, the relay must refuse it
+    alone (the lobby checks the shapes JSON can carry; this is one it cannot)."""
+
+    def __lt__(self, other: object) -> bool:
+        raise TypeError("not comparable")
+
+
+def test_an_input_the_narrator_fails_on_is_refused_alone_and_the_table_reloaded(
+        tmp_path: Path) -> None:
+    relay = Relay(open_store(f"sqlite:///{tmp_path / 'games.db'}"))
+    code, host = relay.create_room("en")
+    relay.join(code, "Ana")
+    game_id = relay.game_for_code(code)
+    outcomes: dict[str, Any] = {}
+
+    def do(name: str, call: Any) -> None:
+        try:
+            outcomes[name] = call()
+        except Exception as problem:  # the test looks at what it was
+            outcomes[name] = problem
+
+    calls = {"Ben": lambda: relay.join(code, "Ben"),
+             "seats": lambda: relay.host_input(host, "host-device", "command", {
+                 "command": "seats", "arg": [Unorderable("Ana"), Unorderable("Ben")]}),
+             "Cy": lambda: relay.join(code, "Cy")}
+    threads = [threading.Thread(target=do, args=item) for item in calls.items()]
+    with relay._lock(game_id):  # queued together, fed in one batch
+        for thread in threads:
+            thread.start()
+        while len(relay._queued.get(game_id, [])) < len(calls):
+            threading.Event().wait(0.001)
+    for thread in threads:
+        thread.join(10)
+    assert isinstance(outcomes["Ben"], str) and isinstance(outcomes["Cy"], str), outcomes
+    assert getattr(outcomes["seats"], "status", None) == 400
+    assert sorted(relay.session(game_id).narrator.config.players) == ["Ana", "Ben", "Cy"]
+    fresh = Relay(relay.store)
+    assert sorted(fresh.session(game_id).narrator.config.players) == ["Ana", "Ben", "Cy"]
