@@ -521,6 +521,71 @@ def report(args: argparse.Namespace, load: Load, taps: Counter[str], cpu: dict[s
     return all(ok for _, ok, _ in checks)
 
 
+def cpu_per_request(tables: int, seed: int) -> None:
+    """`--cpu-per-request`: the relay's CPU time per request, in this process (process
+    time, so what else runs on the machine barely moves it, unlike every latency): two apps
+    over one SQLite file (two workers: each request goes to the other one, so the tables'
+    catch-up is in it), `tables` tables of 12 playing whole games through the API, every
+    phone polling each round and choosing when the view offers a turn."""
+    from werkzeug.test import EnvironBuilder
+
+    from phones.web import create_app
+    from store import open_store
+
+    folder = Path(tempfile.mkdtemp(prefix="wv-cpu-"))
+    apps = [create_app(open_store(f"sqlite:///{folder}/games.db"), SECRET_KEY="bench",
+                       ROOM_CREATE_LIMIT="1000000 per hour") for _ in range(2)]
+    rng = random.Random(seed)
+    counts: Counter[str] = Counter()
+    cpu: dict[str, float] = defaultdict(float)
+
+    def call(kind: str, method: str, path: str, body: Any = None, device: str = "d") -> Any:
+        environ = EnvironBuilder(method=method, path=path, json=body,
+                                 headers={"X-Wolf-Device": device}).get_environ()
+        app = apps[sum(counts.values()) % 2]
+        started = time.process_time()
+        data = b"".join(app.wsgi_app(environ, lambda *_: None))
+        cpu[kind] += time.process_time() - started
+        counts[kind] += 1
+        return json.loads(data) if data[:1] == b"{" else None
+
+    for t in range(tables):
+        room = call("room", "POST", "/api/rooms", {"lang": "en"}, f"h{t}")
+        host = room["host_token"]
+        phones = [(call("join", "POST", f"/api/rooms/{room['code']}/join",
+                        {"name": f"T{t}P{p}"}, f"d{t}-{p}")["token"], f"d{t}-{p}")
+                  for p in range(12)]
+        for command, arg in (("preset", "classic"), ("protocol", "phones"), ("clock", 0),
+                             ("start", None)):
+            call("host", "POST", f"/api/h/{host}/command", {"command": command, "arg": arg},
+                 f"h{t}")
+        call("host", "POST", f"/api/h/{host}/heard", {"intent": "ReadyIntent"}, f"h{t}")
+        for _ in range(300):
+            view = call("host_view", "GET", f"/api/h/{host}", device=f"h{t}")
+            if view["phase"] == "over":
+                break
+            if view["phase"] == "debate":
+                call("host", "POST", f"/api/h/{host}/command", {"command": "skip_clock"},
+                     f"h{t}")
+            elif view["phase"] == "tie" and not (view.get("public") or {}).get("sheriff"):
+                call("host", "POST", f"/api/h/{host}/heard", {"intent": "AMAZON.YesIntent"},
+                     f"h{t}")
+            for token, device in phones:
+                turn = (call("player_view", "GET", f"/api/p/{token}", device=device)
+                        or {}).get("turn")
+                if turn and turn.get("targets"):
+                    target = {"heal": False, "poison": None} if turn["verb"] == "witch" \
+                        else rng.choice([x for x in turn["targets"] if x] or turn["targets"])
+                    call("choice", "POST", f"/api/p/{token}/choice",
+                         {"verb": turn["verb"], "target": target}, device)
+    print(f"CPU time per request, in process, {tables} games of 12 over two apps on one file:")
+    for kind in sorted(counts, key=lambda k: -counts[k]):
+        print(f"  {kind:<12}{counts[kind]:>7} requests  {1000 * cpu[kind] / counts[kind]:7.3f} ms")
+    total = sum(counts.values())
+    print(f"  {'ALL':<12}{total:>7} requests  {1000 * sum(cpu.values()) / total:7.3f} ms")
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rooms", type=int, default=100)
@@ -545,8 +610,15 @@ def main() -> int:
     parser.add_argument("--profile", metavar="FILE",
                         help="sample the server with py-spy into FILE (collapsed stacks)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cpu-per-request", type=int, metavar="GAMES", default=None,
+                        help="instead: the relay's CPU time per request in this process, over "
+                        "GAMES whole games (no server, no latencies)")
     parser.add_argument("--keep", action="store_true", help="keep the database and the log")
     args = parser.parse_args()
+    if args.cpu_per_request:
+        sys.path.insert(0, str(ROOT))
+        cpu_per_request(args.cpu_per_request, args.seed)
+        return 0
     if args.one_game:
         args.duration = args.cap
 
