@@ -512,8 +512,9 @@ class FastPolls:
     """WSGI middleware answering the two requests that make most of the traffic without
     Flask's request dispatch (request context, URL matching, the budgets' look-ups, the
     session, the before- and after-request hooks): a phone's poll `GET /api/p/TOKEN[?since=V]`
-    and its choice `POST /api/p/TOKEN/choice`. The same relay call and the same answer, byte
-    for byte in body and headers, as `api_player` and `api_choice`
+    and its choice `POST /api/p/TOKEN/choice`, and the host screen's poll `GET /api/h/TOKEN`.
+    The same relay call and the same answer, byte for byte in body and headers, as
+    `api_player`, `api_choice` and `api_host`
     (tests/test_serve_workers.py compares them).
 
     Anything it is not sure of goes to Flask unchanged: another path or method, a token or
@@ -524,7 +525,7 @@ class FastPolls:
     strict object (Flask is given the body back to answer it).
     """
 
-    PATH = re.compile(r"/api/p/([A-Za-z0-9_\-]+)")
+    PATH = re.compile(r"/api/([ph])/([A-Za-z0-9_\-]+)")
     CHOICE = re.compile(r"/api/p/([A-Za-z0-9_\-]+)/choice")
     QUERY = re.compile(r"(?:since=([A-Za-z0-9_\-]*))?")
     HEADERS = (*SECURITY_HEADERS, PRIVATE_PAGE_HEADER)
@@ -608,7 +609,8 @@ class FastPolls:
             return None  # Flask gives this device an id (and its cookie)
         relay_obj = self.app.extensions["wolfvillage_relay"]
         try:
-            view = relay_obj.player_view(path.group(1), device)
+            look = relay_obj.player_view if path.group(1) == "p" else relay_obj.host_view
+            view = look(path.group(2), device)
         except RelayError as problem:
             return self.json(problem.status, {"error": problem.reason})
         except Exception:

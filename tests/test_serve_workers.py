@@ -122,6 +122,15 @@ def test_the_poll_fast_path_answers_exactly_as_flask(tmp_path: Path) -> None:
         return answers
 
     mine = {"X-Wolf-Device": "dev-1"}
+    host = client.post("/api/rooms", json={"lang": "en"}).json["host_token"]
+    for path in (f"/api/h/{host}", f"/api/h/{host}?since=x", f"/api/h/{token}",
+                 f"/api/h/{host}/pass"):  # the host screen's polls (a player's link: 404)
+        flask, ours = both(path, {"X-Wolf-Device": "dev-host"})
+        assert flask == ours, path
+    flask, ours = both(f"/api/h/{host}", {"X-Wolf-Device": "dev-host"})
+    version = json.loads(ours[2])["version"]
+    flask, ours = both(f"/api/h/{host}?since={version}", {"X-Wolf-Device": "dev-host"})
+    assert flask == ours and flask[0] == "204 NO CONTENT"
     flask, ours = both(f"/api/p/{token}", mine)
     assert flask == ours and flask[0] == "200 OK"
     version = json.loads(ours[2])["version"]
