@@ -68,9 +68,8 @@ TARGET_P99_MS = 50.0
 REQUEST_TIMEOUT_S = 30.0
 # polls among all the requests the tables make, to start with (measured: 26,500 of 39,751
 # in 30 s at 100 rooms; choices are 22 %, joins, rooms and host commands the rest); the
-# fixed offered load then follows the mix the games make (see `Load.steer`)
+# fixed offered load then follows what is sent (see `Load.steer`)
 POLL_SHARE = 0.67
-POLLS = ("player_view", "host_view")
 
 
 # ---------------------------------------------------------------------- figures
@@ -82,7 +81,7 @@ class Stats:
         self.latency: dict[str, list[float]] = defaultdict(list)
         self.status: dict[str, Counter[Any]] = defaultdict(Counter)
         self.per_second: Counter[int] = Counter()
-        self.others_per_second: Counter[int] = Counter()  # what is not a poll
+        self.sent_per_second: Counter[int] = Counter()  # requests sent (when they were due)
         self.first: float | None = None
         self.last: float = 0.0
 
@@ -91,8 +90,6 @@ class Stats:
         self.latency[kind].append(now - started)
         self.status[kind][status] += 1
         self.per_second[int(now - self.t0)] += 1
-        if kind not in POLLS:
-            self.others_per_second[int(now - self.t0)] += 1
         if self.first is None:
             self.first = started
         self.last = now
@@ -130,6 +127,7 @@ class Connection:
                       due: float | None = None) -> tuple[int | str, Any]:
         # an open loop counts from when the request was due, not from when it could go
         started = time.perf_counter() if due is None else due
+        self.stats.sent_per_second[int(started - self.stats.t0)] += 1
         try:
             status, data = await asyncio.wait_for(self._request(method, path, body),
                                                   REQUEST_TIMEOUT_S)
@@ -219,14 +217,19 @@ class Load:
         return devices / self.poll_rate
 
     async def steer(self) -> None:
-        """Keep the offered total at `--rate`: the polls fill what the games' own requests
-        (choices, joins, rooms, host commands: the last 5 s of them) leave."""
+        """Keep what is offered at `--rate`: every second, move the polls' rate by half the
+        gap between `--rate` and what was sent (when due) over the last 3 s. The games' own
+        requests (choices, joins, rooms, host commands) and the tables between two games
+        change the mix as they go; what the server answers does not enter."""
         while not self.stop.is_set():
-            await self.sleep(1.0)
+            await asyncio.sleep(1.0)
             now = int(time.perf_counter() - self.stats.t0)
-            others = sum(self.stats.others_per_second.get(s, 0) for s in range(now - 5, now))
-            if now >= 5:
-                self.poll_rate = max(0.5 * self.args.rate, self.args.rate - others / 5)
+            if now < 4:
+                continue
+            sent = sum(self.stats.sent_per_second.get(s, 0) for s in range(now - 3, now)) / 3
+            rate = self.args.rate
+            self.poll_rate = min(3 * rate, max(0.3 * rate,
+                                               self.poll_rate + 0.5 * (rate - sent)))
 
     async def until(self, due: float) -> None:
         with contextlib.suppress(asyncio.TimeoutError):
@@ -457,6 +460,8 @@ def report(args: argparse.Namespace, load: Load, taps: Counter[str], cpu: dict[s
     # the steady part: whole seconds from the end of the ramp (all first tables seated)
     # to the stop; the rooms keep playing throughout
     steady = [n for s, n in seconds if 5 <= s < int(args.duration) - 1]
+    offered = [n for s, n in sorted(stats.sent_per_second.items())
+               if 5 <= s < int(args.duration) - 1]
     sustained = sum(steady) / len(steady) if steady else total / max(elapsed, 1e-9)
     load_kind = (f"a fixed offered load of {args.rate:g} requests/s (each device polls on"
                  f" schedule, every {load.interval:.2f} s at the end; latency from when a"
@@ -468,6 +473,9 @@ def report(args: argparse.Namespace, load: Load, taps: Counter[str], cpu: dict[s
     print(f"requests: {total} in {elapsed:.1f} s = {total / max(elapsed, 1e-9):.0f}/s overall;"
           f" sustained (seconds 5..{int(args.duration) - 1}): {sustained:.0f}/s"
           + (f", slowest second {min(steady)}/s, fastest {max(steady)}/s" if steady else ""))
+    if args.rate and offered:
+        print(f"offered (sent when due, seconds 5..{int(args.duration) - 1}):"
+              f" {sum(offered) / len(offered):.0f}/s")
     print(f"\n{'request':<14}{'count':>8}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'max ms':>9}"
           "  answers")
     rows = sorted(stats.latency.items(), key=lambda kv: -len(kv[1]))
