@@ -576,6 +576,9 @@ class Relay:
         public = narrator.public_view()
         if "timer" in public:
             view["timer"] = public["timer"]  # the debate clock, or a night call held open
+        if link.player is not None:
+            # the player's number: "number three" names them wherever a name is misheard
+            view["seat"] = narrator.player_view(link.player).get("seat")
         if narrator.game is not None:
             view["public"] = public.get("game")
             view["story"] = public.get("story", [])  # the lines every screen may show
