@@ -14,6 +14,7 @@ DEFAULT_RULESET = "wolf-village"
 # ruleset name -> the module and class of its script (imported when first asked for)
 SCRIPTS: dict[str, str] = {
     "wolf-village": "narrator.scripts.wolf_village:WolfVillageScript",
+    "werewords": "narrator.scripts.werewords:WerewordsScript",
 }
 
 
