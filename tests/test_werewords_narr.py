@@ -375,7 +375,7 @@ def test_the_day_timer_starts_when_everyone_opens_their_eyes():
     through_night(n, log=log)
     assert keys(log)[-1] == "ww_day_starts"
     assert said(log)[-1].endswith("You have 3 minutes. Go!")
-    assert Clock("start", 180) in log
+    assert Clock("start", 180, "ww_continue_day") in log
     assert (n.timer, n.timer_kind) == (180, "ww_day")
     view = n.public_view()
     assert view["timer"] == {"kind": "ww_day", "left": 180}
@@ -566,7 +566,7 @@ def test_the_word_guessed_the_werewolves_show_themselves_and_have_fifteen_second
                          "ww_hunt_one"]
     assert said(log)[2].startswith("But the werewolf can still win. "
                                    f"{wolf}, you are the werewolf")
-    assert Clock("start", 15) in log and (n.timer, n.timer_kind) == (15, "ww_hunt")
+    assert Clock("start", 15, "ww_continue_hunt") in log and (n.timer, n.timer_kind) == (15, "ww_hunt")
     assert n.public_view()["game"]["revealed"] == {wolf: "werewolf"}
     assert n.listening() is None  # they talk it over: nobody is asked yet
     reply = n.handle(Tick(15))

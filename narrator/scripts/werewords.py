@@ -310,7 +310,7 @@ class WerewordsScript(Script):
         n.phase = DAY
         n.prompt = []
         return [Chapter(), Say("ww_day_starts", {"minutes": seconds // 60}),
-                Clock("start", seconds)]
+                Clock("start", seconds, "ww_continue_day")]
 
     # ------------------------------------------------------------------ the endings
 
@@ -334,14 +334,14 @@ class WerewordsScript(Script):
         if self.phones:
             cues.append(Say(f"ww_hunt_phones_{self._wolves_count()}"))
         n.start_timer(HUNT_SECONDS, HUNT_TIMER)
-        return [*cues, Clock("start", HUNT_SECONDS)]
+        return [*cues, Clock("start", HUNT_SECONDS, "ww_continue_hunt")]
 
     def begin_discussion(self) -> list[Cue]:
         n = self.narrator
         self.discussed = False
         n.start_timer(DISCUSS_SECONDS, DISCUSS_TIMER)
         return [Say("ww_discuss", {"minutes": DISCUSS_SECONDS // 60}),
-                Clock("start", DISCUSS_SECONDS)]
+                Clock("start", DISCUSS_SECONDS, "ww_continue_discuss")]
 
     def stop_ending(self) -> list[Cue]:
         """Whoops: the ending in progress is dropped, its time with it."""
