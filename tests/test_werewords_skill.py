@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (the fixtures of tests/test_skill_lambda.py, imported, are parameters here)
 """The Alexa skill runs whole Werewords games, fed the JSON envelopes Alexa really sends.
 
 As tests/test_skill_lambda.py does for Wolf Village: every request goes through the Lambda
@@ -167,8 +168,7 @@ def test_the_mayor_cannot_be_answered_by_voice_and_help_explains_the_day(
     assert response["response"]["shouldEndSession"] is False
 
 
-def test_a_werewords_game_on_dynamodb(dynamo_url: str,  # noqa: F811
-                                      monkeypatch: pytest.MonkeyPatch):
+def test_a_werewords_game_on_dynamodb(dynamo_url: str, monkeypatch: pytest.MonkeyPatch):
     fixed_seed(monkeypatch, 3)
     t = Table(dynamo_url)
     lobby(t)
