@@ -20,6 +20,7 @@ from local_voice.recognizers import Recognizer
 from local_voice.voices import Audio, CachedVoice, Voice
 from narrator import Clock, Heard, Listen, Pause, Say, Tick
 from narrator.narrator import ALWAYS, LOBBY_INTENTS
+from narrator.protocols import NOBODY_ANSWER
 from phones.relay import Relay, handle
 from speech import line
 
@@ -238,14 +239,28 @@ class Box:
             reply = handle(self.relay, self.game_id, Heard("AMAZON.FallbackIntent"))
             self.perform(reply.cues)
             return
-        if hearing.confidence < self.confidence and not self.confirm(hearing):
-            self.perform(self.session().narrator.current_prompt())
-            return
-        listen = self.session().narrator.listening()
+        narrator = self.session().narrator
+        listen = narrator.listening()
+        # a yes or no to a yes-or-no question is not asked about again
+        unsure = hearing.confidence < self.confidence and hearing.intent not in YES_NO
+        if unsure and not self._names_someone(hearing, narrator):
+            # a command heard badly ("start the game"?): the box asks itself
+            if not self.confirm(hearing):
+                self.perform(narrator.current_prompt())
+                return
+            unsure = False
+        # an answer naming a player (or nobody) that the box is unsure of goes to the
+        # narrator as such: it asks by the player's number, aloud and on the voter's phone
         reply = handle(self.relay, self.game_id,
-                       Heard(hearing.intent, hearing.slots, listen.player if listen else None))
+                       Heard(hearing.intent, hearing.slots, listen.player if listen else None,
+                             sure=not unsure))
         if not reply.accepted:
             self.perform(reply.cues)
+
+    @staticmethod
+    def _names_someone(hearing: Hearing, narrator: Any) -> bool:
+        return narrator.game is not None and (
+            hearing.player is not None or hearing.intent in NOBODY_ANSWER)
 
     def confirm(self, hearing: Hearing) -> bool:
         """"Did you say Sam?" — only a clear yes counts the answer."""

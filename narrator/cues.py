@@ -68,6 +68,15 @@ class Clock:
 
 
 @dataclass(frozen=True)
+class Record:
+    """A box with a microphone: record `player` saying their own name, so that it hears
+    that name the way the table says it (the other mouths have no microphone to do it)."""
+
+    player: str
+    seconds: float = 3.0
+
+
+@dataclass(frozen=True)
 class Chapter:
     """A new part of the story starts here (nightfall, the morning, the debate, the end).
 
@@ -75,7 +84,7 @@ class Chapter:
     narrator takes it out of a reply's cues, so no mouth ever sees one."""
 
 
-Cue = Say | Pause | Listen | Show | Wait | Clock | Chapter
+Cue = Say | Pause | Listen | Show | Wait | Clock | Record | Chapter
 
 
 def cue_to_json(cue: Cue) -> dict[str, Any]:
@@ -92,6 +101,8 @@ class Heard:
     intent: str
     slots: dict[str, Any] = field(default_factory=dict)
     speaker: str | None = None
+    # False: the recogniser was not sure of it, and the narrator asks before it counts
+    sure: bool = True
 
 
 @dataclass(frozen=True)
@@ -137,7 +148,10 @@ _INPUTS = {"heard": Heard, "tap": Tap, "tick": Tick, "host": Host}
 
 
 def input_to_json(inp: Input) -> dict[str, Any]:
-    return {"type": type(inp).__name__.lower(), **asdict(inp)}
+    data = {"type": type(inp).__name__.lower(), **asdict(inp)}
+    if isinstance(inp, Heard) and inp.sure:
+        del data["sure"]  # the usual case, and every log from before `sure` existed
+    return data
 
 
 def input_from_json(data: dict[str, Any]) -> Input:

@@ -29,13 +29,14 @@ from narrator.cues import (
     Input,
     Listen,
     Pause,
+    Record,
     Reply,
     Say,
     Show,
     Tap,
     Tick,
 )
-from narrator.protocols import ALWAYS, NAME_ANSWER
+from narrator.protocols import ALWAYS, NAME_ANSWER, NOBODY_ANSWER, YES_NO
 from narrator.scripts import DEFAULT_RULESET, lobby_intents, script_class
 from narrator.scripts.base import Script
 from narrator.table import CLOCKS, LANGUAGES, PROTOCOLS, TableConfig
@@ -88,6 +89,9 @@ class Narrator:
         # are where each part of the game starts in it (the script's Chapter marks)
         self.told: list[Cue] = []
         self.chapters: list[int] = [0]
+        # an answer the recogniser was unsure of, waiting for a yes (aloud, or one tap on the
+        # voter's phone), with the question it answered
+        self.confirming: tuple[Heard, list[Cue]] | None = None
 
     # ------------------------------------------------------------------ replay
 
@@ -201,6 +205,7 @@ class Narrator:
 
     def advance(self) -> list[Cue]:
         """After an accepted action: tell what happened, then ask what comes next."""
+        self.confirming = None  # the question it confirmed has been answered
         cues = self.script.narrate(self.game.events[self.narrated:])
         self.narrated = len(self.game.events)
         cues += self._views()
@@ -234,6 +239,12 @@ class Narrator:
     def _host(self, command: str, arg: Any) -> Reply:
         if command == "repeat":
             return Reply(False, list(self.prompt))
+        if command == "ears":
+            # a box with a microphone joins the table (or leaves it), at any moment
+            if not isinstance(arg, bool) or arg == self.config.ears:
+                return Reply(False, [])
+            self.config.ears = arg
+            return self.ok([])
         if command == "pause":
             if self.paused or self.phase == LOBBY:
                 return Reply(False, [Say("not_now"), *self.prompt])
@@ -270,7 +281,13 @@ class Narrator:
             cfg.players.append(name)
             if command == "host_plays":
                 cfg.host = name
-            return self.ok([Say("joined", {"name": name, "count": len(cfg.players)})])
+            joined = [Say("joined", {"name": name, "seat": len(cfg.players)})]
+            return self.ok(joined + self._record_name(name))
+        if command == "record_name":
+            name = cfg.find(arg) if isinstance(arg, str) else None
+            if name is None or not cfg.ears:
+                return self.refuse("unknown_name" if cfg.ears else "not_now", name=str(arg))
+            return self.ok(self._record_name(name))
         if command == "leave":
             name = cfg.find(arg) if isinstance(arg, str) else None
             if name is None:
@@ -306,6 +323,12 @@ class Narrator:
         if command == "start":
             return self._start()
         return self.refuse("not_understood")
+
+    def _record_name(self, name: str) -> list[Cue]:
+        """With a box listening: the player says their own name once, for its ears."""
+        if not self.config.ears:
+            return []
+        return [Say("say_your_name", {"name": name}), Record(name)]
 
     def _choose_game(self, ruleset: Any) -> Reply:
         """Another game at this table: its script, and its own set-up from its defaults."""
@@ -371,6 +394,19 @@ class Narrator:
                                                    "seconds": seconds % 60})])
         if self.paused:
             return Reply(False, [Say("is_paused")])
+        if self.confirming is not None:
+            if intent in YES_NO:
+                return self._confirmed(intent == "AMAZON.YesIntent")
+            asked = next((c for c in reversed(self.confirming[1]) if isinstance(c, Listen)),
+                         None)
+            if asked is not None and intent in asked.intents:
+                # a new answer to the question instead of a yes or no: it replaces the one
+                # being confirmed
+                self.prompt, self.confirming = self.confirming[1], None
+        if not heard.sure:
+            unsure = self._confirm(heard)
+            if unsure is not None:
+                return unsure
         if intent in ("AMAZON.StopIntent", "AMAZON.CancelIntent"):
             return Reply(False, [Say("goodbye")])
         if intent == "UndoIntent":
@@ -413,6 +449,46 @@ class Narrator:
             return self._lobby(*mapping[heard.intent])
         return self.refuse("lobby_help")
 
+    def _confirm(self, heard: Heard) -> Reply | None:
+        """An answer naming a player (or nobody) that the recogniser was unsure of: ask
+        again with the player's number ("Was that number three, Ana? Say yes or no."),
+        aloud and on the voter's phone, before it counts. None: not such an answer."""
+        question = self.listening()
+        if (self.game is None or question is None or heard.intent not in question.intents
+                or heard.intent in YES_NO):
+            return None
+        voter = question.player
+        if heard.intent in NOBODY_ANSWER:
+            target = None
+        else:
+            target = self.resolve_name(heard.slots.get("player"))
+            if target is None:
+                return None  # nobody by that name: the script says so
+        key = "confirm_nobody" if target is None else "confirm_player"
+        asked = Say(key if voter else f"{key}_table",
+                    {"seat": self._seat(target), "name": voter})
+        self.confirming = (heard, list(self.prompt))
+        self.prompt = [asked, Listen(YES_NO, voter)]
+        return self.ok([*self._views(), *self.prompt])
+
+    def _confirmed(self, yes: bool) -> Reply:
+        """The first answer to "Was that ...?" counts, once: yes takes the answer, no asks
+        the question again."""
+        assert self.confirming is not None
+        (heard, question), self.confirming = self.confirming, None
+        self.prompt = question
+        if yes:
+            reply = self.script.heard(Heard(heard.intent, heard.slots, heard.speaker))
+            # taken or not, the confirmation itself changed the table
+            return Reply(True, reply.cues)
+        return self.ok([*self._views(), *question])
+
+    def _seat(self, name: str | None) -> int | None:
+        if name is None:
+            return None
+        names = self.game.players if self.game else self.config.players
+        return names.index(name) + 1
+
     # ------------------------------------------------------------------ phones
 
     def _tap(self, tap: Tap) -> Reply:
@@ -420,6 +496,11 @@ class Narrator:
             return Reply(False, [Show(tap.player, {"screen": "error", "reason": "not_now"})])
         if self.paused:
             return Reply(False, [Show(tap.player, {"screen": "error", "reason": "paused"})])
+        if tap.verb == "confirm":
+            voter = self.listening().player if self.confirming else None
+            if voter is None or tap.player != voter or tap.target not in ("yes", "no"):
+                return self.tap_refused(tap, "not_your_turn")
+            return self._confirmed(tap.target == "yes")
         reason = self.script.tap_refusal(tap)
         if reason is not None:
             return self.tap_refused(tap, reason)
@@ -448,6 +529,7 @@ class Narrator:
         ):
             return self.refuse("nothing_to_undo")
         undone = self.actions.pop()
+        self.confirming = None
         self.game = start_game(self.script.game_doc(self.seed + self.games_started - 1))
         for action in self.actions:
             self.game.apply(*action)
@@ -473,18 +555,27 @@ class Narrator:
     # ------------------------------------------------------------------ phones' views
 
     def player_view(self, name: str, turns: dict[str, str] | None = None) -> dict[str, Any]:
-        """What `name`'s phone shows: their private knowledge and, if it is their turn,
-        the choice with only the legal targets. `turns` (each player's first pending
-        decision) saves a caller that builds every player's view from asking the rules
-        for the pending decisions once per player."""
+        """What `name`'s phone shows: their number, their private knowledge and, if it is
+        their turn, the choice with only the legal targets. `turns` (each player's first
+        pending decision) saves a caller that builds every player's view from asking the
+        rules for the pending decisions once per player."""
         view: dict[str, Any] = {"player": name, "phase": self.phase}
         if self.game is None:
+            view["seat"] = self.config.seat_of(name)
             return view
         view.update(self.script.player_view(
             name, turns if turns is not None else first_turns(self.game)))
         if self.phase == REVEAL:
             # «look at your role»: no choice yet, even where the rules already wait for one
             view.pop("turn", None)
+        if self.confirming is not None and self.listening().player == name:
+            # the box was unsure of what `name` said: one tap confirms it
+            heard = self.confirming[0]
+            target = (None if heard.intent in NOBODY_ANSWER
+                      else self.resolve_name(heard.slots.get("player")))
+            view["turn"] = {"verb": "confirm", "targets": ["yes", "no"],
+                            "heard": {"target": target, "seat": self._seat(target)}}
+        view["seat"] = self._seat(name)
         view["story"] = self.story()
         return view
 

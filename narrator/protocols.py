@@ -12,3 +12,6 @@ ALWAYS = (
 )
 # Answers that name a player.
 NAME_ANSWER = ("VoteIntent", "ElectIntent")
+# Answers that name nobody (an abstention, "skip").
+NOBODY_ANSWER = ("NobodyIntent", "SkipIntent")
+YES_NO = ("AMAZON.YesIntent", "AMAZON.NoIntent")

@@ -24,6 +24,12 @@ class TableConfig:
     protocol: str = "roll_call"
     clock: int = 180
     host: str | None = None  # the host's name when "I play too"
+    # a box with a microphone listens at this table (it asks each player to say their name)
+    ears: bool = False
+
+    def seat_of(self, name: str) -> int | None:
+        """A player's number: their seat, from 1."""
+        return self.players.index(name) + 1 if name in self.players else None
 
     def setup_doc(self, seed: int) -> dict[str, Any]:
         """The rules' set-up document for this table."""

@@ -132,6 +132,8 @@ class TableEars:
         last = self.mouth.texts[-1] if self.mouth.texts else ""
         if listen.intents == YES_NO and last.startswith("Did you say"):
             return self.confirm(last)
+        if listen.intents == YES_NO and last.startswith(("Was that number", "Nobody,")):
+            return self.confirm_number(last)
         text, kind, target, intents = self.decide(listen)
         voice = SPEAKERS[self.turn % len(SPEAKERS)]
         self.turn += 1
@@ -146,6 +148,22 @@ class TableEars:
         wanted = (meant.target or "").casefold() if meant.kind == "name" else meant.text
         right = heard == wanted.casefold()
         self.confirmations.append((question, right))
+        return self.voice("yes" if right else "no", "piper")
+
+    def confirm_number(self, question: str) -> Audio:
+        """"Was that number three, Ana?" (or "Nobody, Ana?"): yes only if that is whom
+        the last answer meant."""
+        meant = self.said[-1]
+        if question.startswith("Nobody"):
+            right = meant.target is None
+        else:
+            seat = int(question.removeprefix("Was that number").split(",")[0])
+            right = self.narrator().game.players[seat - 1] == meant.target
+        self.confirmations.append((question, right))
+        answer = "AMAZON.YesIntent" if right else "AMAZON.NoIntent"
+        version = self.relay.session(self.game_id).version
+        self.said.append(Said(version, meant.speaker, "intent", None, (answer,),
+                              "yes" if right else "no", "piper"))
         return self.voice("yes" if right else "no", "piper")
 
     def decide(self, listen: Listen) -> tuple[str, str, str | None, tuple[str, ...]]:
@@ -293,6 +311,11 @@ def vote_outcomes(played: Played) -> list[tuple[Said, dict[str, Any]]]:
 
 def assert_every_answer_was_meant(played: Played) -> dict[str, Any]:
     pairs = vote_outcomes(played)
+    # an answer the box was unsure of counts only if the "Was that number ...?" after it
+    # was answered yes (that yes is checked too: it must be what the table meant)
+    pairs = [(said, entry) for k, (said, entry) in enumerate(pairs)
+             if entry.get("sure", True) or (
+                 k + 1 < len(pairs) and pairs[k + 1][1]["intent"] == "AMAZON.YesIntent")]
     wrong = []
     for said, entry in pairs:
         if said.kind == "name":
@@ -361,8 +384,10 @@ def test_a_whole_show_of_hands_game_by_voice(tmp_path, voice_cache, speech_dir, 
 
 def test_a_low_confidence_name_is_confirmed_before_it_counts(tmp_path, voice_cache,
                                                               speech_dir, recognizer):
-    """A box that asks "Did you say X?" for every answer (confidence threshold 1.01): a
-    "no" counts nothing and the question comes again; a "yes" counts the vote."""
+    """A box that is unsure of every answer (confidence threshold 1.01): the narrator asks
+    by the player's number ("Was that number three, Ana? Say yes or no."), aloud and on the
+    voter's phone; a "no" counts nothing and the question comes again; a "yes" counts it;
+    a tap on the voter's phone counts it too, and whichever comes first counts once."""
     store = open_store(f"sqlite:///{tmp_path / 'games.db'}")
     relay = Relay(store, call_pause=0.5)
     code, _ = relay.create_room("en")
@@ -388,25 +413,60 @@ def test_a_low_confidence_name_is_confirmed_before_it_counts(tmp_path, voice_cac
     box.spoken = relay.session(game_id).version
     voter = narrator.listening().player
     target = next(n for n in narrator.game.alive_names() if n != voter)
+    seat = narrator.game.players.index(target) + 1
 
-    # the table says the name, then answers "no" to the confirmation
-    version = box.session().version
-    said = speech(speech_dir, f"I vote for {target}", "piper")
-    no = speech(speech_dir, "no", "piper")
-    replies = iter([said, no])
+    def votes() -> list[Any]:
+        return [e for e in relay.store.load(game_id).entries if e["type"] == "heard"]
+
+    def say_vote(name: str) -> Audio:
+        """The voter says it (again, if the box did not make out a vote at all)."""
+        nonlocal replies
+        said = speech(speech_dir, f"I vote for {name}", "piper")
+        for _ in range(3):
+            replies = iter([said])
+            box.catch_up()
+            box.step()
+            box.catch_up()
+            if mouth.texts[-1].startswith("Was that number"):
+                break
+        return said
+
+    # the table says the name: the narrator asks by number, and nothing counts yet
+    replies = iter([])
     ears.utterance = lambda listen, timeout: next(replies)  # type: ignore[method-assign]
-    box.step()
-    assert box.session().version == version
-    assert mouth.texts[0] == f"Did you say {target}?"
-    assert f"{voter}, who do you vote for?" in mouth.texts[1:]
+    said = say_vote(target)
+    assert mouth.texts[-1] == f"Was that number {seat}, {voter}? Say yes or no."
+    assert relay.session(game_id).narrator.actions[-1][1] != "vote"
+    view = relay.player_view(links[voter], f"device-{voter}")
+    assert view["turn"]["verb"] == "confirm" and view["turn"]["heard"]["target"] == target
 
-    yes = speech(speech_dir, "yes", "en-us+f2")
-    replies = iter([said, yes])
+    # "no": the question again, nothing counted
+    replies = iter([speech(speech_dir, "no", "piper")])
     box.step()
-    assert box.session().version == version + 1
-    entry = relay.store.load(game_id).entries[-1]
-    assert entry["intent"] == "VoteIntent" and entry["slots"]["player"] == target
-    assert entry["speaker"] == voter
+    box.catch_up()
+    assert mouth.texts[-1] == f"{voter}, who do you vote for?"
+    assert relay.session(game_id).narrator.actions[-1][1] != "vote"
+
+    # said again, then "yes" aloud: counted
+    replies = iter([said, speech(speech_dir, "yes", "en-us+f2")])
+    box.step()
+    box.catch_up()
+    box.step()
+    actions = relay.session(game_id).narrator.actions
+    assert actions[-1] == [voter, "vote", target]
+    assert votes()[-1]["intent"] == "AMAZON.YesIntent"
+
+    # the next voter: said, unsure, then confirmed with one tap on their phone instead
+    second = relay.session(game_id).narrator.listening().player
+    other = next(n for n in ("Ben", "Cal", "Dora", *names)
+                 if n in relay.session(game_id).narrator.game.alive_names() and n != second)
+    say_vote(other)
+    relay.choose(links[second], f"device-{second}", "confirm", "yes")
+    assert relay.session(game_id).narrator.actions[-1] == [second, "vote", other]
+    # the "yes" said aloud after the tap confirms nothing more: the tap came first
+    before = len(relay.session(game_id).narrator.actions)
+    handle(relay, game_id, Heard("AMAZON.YesIntent"))
+    assert len(relay.session(game_id).narrator.actions) == before
 
 
 # ---------------------------------------------------------------------------- Vosk, Korean
@@ -468,7 +528,7 @@ def test_box_without_audio_runs_the_console(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "No audio device" in done.stderr and "Running the console instead" in done.stderr
     out = done.stdout.splitlines()
-    assert "Welcome, Ana. 1 player at the table." in out
-    assert "Welcome, Ben. 2 players at the table." in out
+    assert "Welcome, Ana: you are number 1." in out
+    assert "Welcome, Ben: you are number 2." in out
     assert any("Ana" in x and "already" in x.lower() for x in out), out
     assert db.exists()

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from narrator import Clock, Heard, Host, Listen, Narrator, Pause, Say, Show, Tap, Tick, Wait
+from narrator.cues import Record
 from speech import line
 
 NAMES = ["Ana", "Ben", "Cal", "Dan", "Eve", "Fay", "Gil", "Hal"]
@@ -384,10 +385,12 @@ def test_what_the_table_heard_is_kept_in_order():
 
 def test_plurals_by_number_in_every_language():
     n = Narrator("en")
-    assert said(n.handle(Host("join", "Ana")).cues) == ["Welcome, Ana. 1 player at the table."]
-    assert said(n.handle(Host("join", "Ben")).cues) == ["Welcome, Ben. 2 players at the table."]
-    assert line("pl", "joined", {"name": "Ana", "count": 5}) == "Witaj, Ana! Przy stole: 5 graczy."
-    assert line("pl", "joined", {"name": "Ana", "count": 3}) == "Witaj, Ana! Przy stole: 3 gracze."
+    for name in ("Ana", "Ben", "Cal"):
+        n.handle(Host("join", name))
+    assert said(n.handle(Host("leave", "Ben")).cues) == ["Ben has left. 2 players at the table."]
+    assert said(n.handle(Host("leave", "Cal")).cues) == ["Cal has left. 1 player at the table."]
+    assert line("pl", "left", {"name": "Ana", "count": 5}).endswith("Przy stole: 5 graczy.")
+    assert line("pl", "left", {"name": "Ana", "count": 3}).endswith("Przy stole: 3 gracze.")
     assert line("fi", "debate_clock", {"minutes": 1}) == "Keskustelkaa! Aikaa on 1 minuutti."
     assert said(n.handle(Host("clock", 0)).cues) == ["There will be no debate clock."]
 
@@ -732,3 +735,70 @@ def test_the_host_picks_the_game_and_an_unknown_game_is_refused():
     reply = n.handle(Host("game", "wolf-village"))
     assert reply.accepted and said(reply.cues) == ["We'll play Wolf Village."]
     assert n.public_view()["table"]["game"] == "wolf-village"
+
+
+# ------------------------------------------------------------------ numbers and doubts
+
+
+def test_every_player_has_a_number_said_at_join_and_shown_on_their_phone():
+    n = Narrator("en")
+    n.handle(Host("join", "Ana"))
+    assert said(n.handle(Host("join", "Ben")).cues) == ["Welcome, Ben: you are number 2."]
+    assert n.player_view("Ben")["seat"] == 2
+    n.handle(Host("seats", ["Ben", "Ana"]))
+    assert n.player_view("Ben")["seat"] == 1
+
+
+def _unsure_vote(n: Narrator) -> tuple[str, str]:
+    play_until(n, lambda: n.phase == "vote")
+    voter = n.listening().player
+    target = next(name for name in n.game.alive_names() if name != voter)
+    reply = n.handle(Heard("VoteIntent", {"player": target}, sure=False))
+    assert reply.accepted and n.phase == "vote"
+    seat = n.game.players.index(target) + 1
+    assert said(reply.cues)[-1] == f"Was that number {seat}, {voter}? Say yes or no."
+    assert not n.actions or n.actions[-1][1] != "vote"  # not counted yet
+    return voter, target
+
+
+def test_an_unsure_vote_is_confirmed_by_its_number_aloud_or_with_one_tap_once():
+    n = table()
+    voter, target = _unsure_vote(n)
+    view = n.player_view(voter)
+    assert view["turn"] == {"verb": "confirm", "targets": ["yes", "no"],
+                            "heard": {"target": target,
+                                      "seat": n.game.players.index(target) + 1}}
+    others = [name for name in NAMES if name != voter]
+    assert all(n.player_view(name).get("turn") is None for name in others)
+    assert not n.handle(Tap(others[0], "confirm", "yes")).accepted
+    assert n.handle(Tap(voter, "confirm", "yes")).accepted
+    assert n.actions[-1] == [voter, "vote", target]
+    # whichever answered first counted, once: a "yes" aloud now confirms nothing
+    assert not n.handle(Heard("AMAZON.YesIntent")).accepted or n.actions[-1][0] != voter
+
+
+def test_an_unsure_vote_answered_no_asks_the_question_again():
+    n = table()
+    voter, _ = _unsure_vote(n)
+    reply = n.handle(Heard("AMAZON.NoIntent"))
+    assert reply.accepted and said(reply.cues) == [f"{voter}, who do you vote for?"]
+    assert n.listening().player == voter and "turn" not in n.player_view(voter)
+
+
+def test_a_new_answer_replaces_the_one_being_confirmed():
+    n = table()
+    voter, target = _unsure_vote(n)
+    other = next(name for name in n.game.alive_names() if name not in (voter, target))
+    assert n.handle(Heard("VoteIntent", {"player": other})).accepted
+    assert n.actions[-1] == [voter, "vote", other]
+
+
+def test_a_box_asks_each_player_joining_to_say_their_name():
+    n = Narrator("en")
+    assert not n.handle(Host("record_name", "Ana")).accepted  # no ears at this table
+    assert n.handle(Host("ears", True)).accepted
+    cues = n.handle(Host("join", "Ana")).cues
+    assert said(cues)[1] == "Ana, please say your name once, the way everyone here says it."
+    assert Record("Ana") in cues
+    assert Record("Ana") in n.handle(Host("record_name", "ana")).cues  # again, from the host
+    assert not any(isinstance(c, Record) for c in n.told)  # not something the table hears

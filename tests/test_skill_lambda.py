@@ -635,7 +635,7 @@ def test_spanish_locale_gets_spanish_speech(sqlite_url: str):
     assert said(response) != line("en", "welcome", {"url": f"{PUBLIC_URL}/j/{code}",
                                                     "code": code})
     response = t.join("Ana")
-    assert said(response) == line("es", "joined", {"name": "Ana", "count": 1})
+    assert said(response) == line("es", "joined", {"name": "Ana", "seat": 1})
     response = t.say("AMAZON.HelpIntent")
     assert line("es", "help_lobby") in said(response)
     response = t.say("AMAZON.StopIntent")
