@@ -591,12 +591,13 @@ def _waiting(narrator: Narrator) -> dict[str, Any]:
     if game is None:
         return {}
     pending = game.pending()
-    if narrator.phase == "reveal" or game.phase == "night":
+    if narrator.phase in ("reveal", "night") or game.phase == "night":
         # before "ready" the rules already wait for the night's first turns: naming them
-        # would name the cupid or the pack
+        # would name the cupid or the pack (and a narrated night may still be calling
+        # roles after the rules have moved on: Werewords' day starts with the word)
         if narrator.phase != "night":
             return {}
-        if game.options.night_mode == "narrated":
+        if getattr(game.options, "night_mode", "narrated") == "narrated":
             # nothing: a live role's call ends when its player chooses, a dead role's
             # after the speaker's pause, so naming the call would betray the dead
             return {}
@@ -605,12 +606,14 @@ def _waiting(narrator: Narrator) -> dict[str, Any]:
         # count from telling whether a witch with a potion is alive
         waiting_witch = 1 if getattr(game, "witch_waiting", None) is not None else 0
         return {"turns_left": len(pending) + waiting_witch, "turns": living}
-    return {"players": [d.player for d in pending if d.player != "table"]}
+    # the host and the clock (Werewords' day timer) are awaited too, but are no players
+    return {"players": [d.player for d in pending if d.player not in ("table", "clock")]}
 
 
 def _next_to_pass(narrator: Narrator) -> str | None:
     game = narrator.game
-    if game is None or narrator.phase != "night" or game.options.night_mode != "pass_phones":
+    if (game is None or narrator.phase != "night"
+            or getattr(game.options, "night_mode", None) != "pass_phones"):
         return None
     pending = game.pending()
     return pending[0].player if pending else None
