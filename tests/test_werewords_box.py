@@ -97,7 +97,7 @@ def mayor_phone(relay: Relay, game_id: str, links: dict[str, str], given: list[A
     mayor = n.game.mayor_name
     view = relay.player_view(links[mayor], f"device-{mayor}")
     turn = view.get("turn")
-    if not turn or view.get("held"):
+    if not turn or (view.get("private") or {}).get("held"):
         return
     if turn["verb"] == "choose_word":
         relay.choose(links[mayor], f"device-{mayor}", "choose_word", turn["targets"][0])

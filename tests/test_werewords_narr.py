@@ -448,12 +448,12 @@ def test_a_mistaken_token_taken_back_within_the_window_never_reaches_the_rules()
     mayor, ben = n.game.mayor_name, not_mayor(n)[1]
     before = list(n.actions)
     assert n.handle(Tap(mayor, "answer", {"to": ben, "token": "correct"})).accepted
-    assert n.player_view(mayor)["held"] == {"to": ben, "token": "correct"}
+    assert n.player_view(mayor)["me"]["held"] == {"to": ben, "token": "correct"}
     assert n.public_view()["game"]["tokens_given"] == []  # not public while held
     n.handle(Tick(TAKE_BACK_SECONDS - 1))
     reply = n.handle(Tap(mayor, "take_back"))
     assert reply.accepted and said(reply.cues) == []
-    assert n.player_view(mayor)["held"] is None
+    assert n.player_view(mayor)["me"]["held"] is None
     n.handle(Tick(30))
     assert n.actions == before and n.game.tokens_given() == []
     assert n.phase == "ww_day" and n.game.tokens_left()["correct"] == 1
@@ -478,7 +478,7 @@ def test_a_second_token_gives_the_first_at_once():
     n.handle(Tap(mayor, "answer", {"to": ana, "token": "yes"}))
     reply = n.handle(Tap(mayor, "answer", {"to": ben, "token": "no"}))
     assert said(reply.cues) == [f"Yes, {ana}."]
-    assert n.player_view(mayor)["held"] == {"to": ben, "token": "no"}
+    assert n.player_view(mayor)["me"]["held"] == {"to": ben, "token": "no"}
 
 
 def test_a_token_that_is_not_left_is_refused_on_the_mayors_phone_only():
@@ -727,8 +727,8 @@ def test_whoops_by_the_mayor_turns_a_guess_back_into_not_guessed():
     n = werewords(protocol="phones")
     guessed(n)
     mayor = n.game.mayor_name
-    assert n.player_view(mayor)["whoops"] is True
-    assert "whoops" not in n.player_view(not_mayor(n)[0])
+    assert n.player_view(mayor)["me"]["whoops"] is True
+    assert "whoops" not in n.player_view(not_mayor(n)[0])["me"]
     refused = n.handle(Tap(not_mayor(n)[0], "whoops", None))
     assert not refused.accepted
     log: list[Any] = []

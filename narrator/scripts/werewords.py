@@ -520,8 +520,8 @@ class WerewordsScript(Script):
     def player_view(self, name: str, turns: dict[str, str]) -> dict[str, Any]:
         n = self.narrator
         game = n.game
-        knowledge = private_knowledge(game, name)
-        view: dict[str, Any] = {"me": shown_after(knowledge, self.called)}
+        me = shown_after(private_knowledge(game, name), self.called)
+        view: dict[str, Any] = {"me": me}
         mayor = name == game.mayor_name
         if n.phase == NIGHT:
             if mayor and self.night.calling == "mayor" and game.phase == "night":
@@ -531,14 +531,15 @@ class WerewordsScript(Script):
             view["turn"] = {"verb": "answer",
                             "targets": probe.legal_targets(name, "answer")
                             if probe.phase == "day" else []}
-            view["tokens_left"] = probe.tokens_left() if probe.phase == "day" else {}
-            view["held"] = None if self.held is None else self.held.target()
+            # the mayor's own: the tokens left once the held one is given, and the held one
+            me["tokens_left"] = probe.tokens_left()
+            me["held"] = None if self.held is None else self.held.target()
         elif n.phase in (HUNT, POINT) and self.phones:
             verb = "guess_seer" if n.phase == HUNT else "vote"
             if turns.get(name) == verb:
                 view["turn"] = {"verb": verb, "targets": game.legal_targets(name, verb)}
         if mayor and n.phase in ENDING_PHASES:
-            view["whoops"] = True
+            me["whoops"] = True  # the mayor's phone has the whoops button
         return view
 
     def public_knowledge(self) -> dict[str, Any]:
