@@ -2,6 +2,13 @@
 
     .venv/bin/python bench/voice_features.py            # once, ~3 min
     .venv/bin/python bench/fit_voice_confidence.py [--rows FILE] [--wrong 0.01]
+    .venv/bin/python bench/voice_features.py --whisper tiny.en --out F   # the back-up too
+    .venv/bin/python bench/fit_voice_confidence.py --fusion --rows F [--wrong 0.01]
+
+With --fusion, the fused confidence of the two passes (`TwoPass.WEIGHTS`, over
+`fusion_inputs`) is fitted instead, on the utterances where the back-up runs (the first
+pass under its threshold), and the whole two-pass box is simulated per condition: the
+first pass where it is sure, the fused reading elsewhere.
 
 The label is "the best path is a vote for the intended player (or for nobody, when nobody
 was meant)"; only utterances whose text the matcher understood are candidates (the others
@@ -28,6 +35,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from local_voice.fusion import TwoPass, fusion_inputs
 from local_voice.recognizers import (
     PocketSphinxRecognizer,
     Utterance,
@@ -74,6 +82,10 @@ def main() -> int:
     parser.add_argument("--noisy", type=lambda v: v == "yes", default=None,
                         help="yes: only utterances with other talkers (snr < TRIM_SNR), "
                         "no: only quiet ones (NOISY_WEIGHTS and WEIGHTS)")
+    parser.add_argument("--fusion", action="store_true",
+                        help="fit TwoPass.WEIGHTS on a dump made with --whisper")
+    parser.add_argument("--run-below", type=float, default=TwoPass.RUN_BELOW,
+                        help="the first pass's confidence under which the back-up runs")
     args = parser.parse_args()
     import voice_features
 
@@ -82,6 +94,8 @@ def main() -> int:
     for path in paths:
         with open(path, encoding="utf-8") as handle:
             rows += [json.loads(line) for line in handle]
+    if args.fusion:
+        return fit_fusion(rows, args.wrong, args.l2, args.run_below)
     if args.noisy is not None:
         rows = [r for r in rows if (r.get("snr", 60) < Utterance.TRIM_SNR) == args.noisy]
     # the guards (UNSAID0, FIT0) are not fitted: what they refuse is asked again anyway
@@ -121,6 +135,60 @@ def main() -> int:
         taken = test & (score >= cut)
         ok, bad = int((y & taken).sum()), int((bad_vote & taken).sum())
         print(f"  in-sample {c:6}: right {ok} wrong {bad} of {totals[c]}")
+    return 0
+
+
+def _outside(row: dict) -> bool:
+    return TwoPass.outside(row)
+
+
+def fit_fusion(rows: list[dict], wrong: float, l2: float,
+               run_below: float = TwoPass.RUN_BELOW) -> int:
+    """TwoPass.WEIGHTS on the rows where the back-up runs, held out by voice, and the
+    whole two-pass box simulated per condition (first pass where sure)."""
+    backup = [r for r in rows if "w_share" in r and (r.get("first_confidence") or 0.0)
+              < run_below and not _outside(r) and r["intent"]]
+    x = np.array([fusion_inputs(r) for r in backup], dtype=np.float64)
+    y = np.array([r["right"] for r in backup], dtype=bool)
+    bad = np.array([r["vote"] and not r["right"] for r in backup])
+    voices = sorted({r["voice"] for r in rows})
+    conditions = sorted({r["condition"] for r in rows})
+
+    def simulate(accept: dict[int, bool], label: str) -> None:
+        for c in conditions:
+            mine = [r for r in rows if r["condition"] == c]
+            right = bad_votes = 0
+            for r in mine:
+                first_conf = r.get("first_confidence") or 0.0
+                if first_conf >= run_below:  # the first pass decides alone
+                    right += bool(r.get("first_right"))
+                    bad_votes += bool(r.get("first_vote")) and not r.get("first_right")
+                elif id(r) in accept and accept[id(r)]:
+                    right += bool(r["right"])
+                    bad_votes += bool(r["vote"]) and not r["right"]
+            n = max(len(mine), 1)
+            print(f"  {label} {c:9}: right {100 * right / n:5.1f} % ({right}/{len(mine)})  "
+                  f"wrong {100 * bad_votes / n:4.1f} % ({bad_votes})")
+
+    held: dict[int, bool] = {}
+    for voice in voices:
+        train = np.array([r["voice"] != voice for r in backup])
+        if train.all() or not train.any():
+            continue
+        w = fit(x[train], y[train].astype(float), l2)
+        score = x @ w[:-1] + w[-1]
+        cut = threshold(score[train], bad[train], int(wrong * train.sum()))
+        for k, r in enumerate(backup):
+            if not train[k]:
+                held[id(r)] = bool(score[k] >= cut)
+    print("held out by voice (fit and threshold without the voice):")
+    simulate(held, "held-out")
+    w = fit(x, y.astype(float), l2)
+    score = x @ w[:-1] + w[-1]
+    cut = threshold(score, bad, int(wrong * len(backup)))
+    w[-1] -= cut
+    print("all voices: TwoPass.WEIGHTS =", "(" + ", ".join(f"{v:.4g}" for v in w) + ")")
+    simulate({id(r): bool(score[k] >= cut) for k, r in enumerate(backup)}, "in-sample")
     return 0
 
 

@@ -51,6 +51,7 @@ from local_voice.hearing import (
 )
 from local_voice.recognizers import make_recognizer
 from local_voice.voices import Audio
+from speech.understanding import NUMBER_WORDS, SEAT_WORDS
 
 NAMES = ["Tamsin", "Siobhan", "Xochitl", "Ignatius", "Aoife", "Niamh", "Saoirse", "Tadhg",
          "Oisin", "Eilidh", "Sam", "Ben", "Anna", "Mark", "Lucy", "Grace", "Oliver", "Henry",
@@ -175,6 +176,15 @@ def padded(clean: Audio) -> Audio:
     return Audio(np.concatenate([pad, clean.samples, pad]), RATE)
 
 
+def meaning_of(text: str, lang: str, names: list[str]) -> tuple[str | None, str | None]:
+    """(intent, player) the matcher reads in a recogniser's text."""
+    from local_voice.hearing import _meaning
+    from local_voice.recognizers import Recognized
+
+    heard = _meaning(Recognized(text, 1.0), lang, names, VOTES)
+    return heard.intent, heard.player
+
+
 def reads_right(heard: Hearing, player: str | None) -> bool:
     """The reading is a vote for the intended player, whatever its confidence (table talk
     has no intended player: any vote read into it is wrong)."""
@@ -190,14 +200,15 @@ def judge(heard: Hearing, player: str | None) -> str:
     return "right" if reads_right(heard, player) else "wrong"
 
 
-def streamed(audio: Audio, recognizer: object) -> Hearing:
+def streamed(audio: Audio, recognizer: object, lang: str = "en",
+             names: list[str] | None = None) -> Hearing:
     """As the microphone hears it (devices.Microphone.hear); of several utterances (the
     VAD split the clip), the one with the longest reading."""
     pcm = audio.samples.tobytes()
     frames = (pcm[k : k + FRAME_BYTES] for k in range(0, len(pcm) - FRAME_BYTES + 1,
                                                       FRAME_BYTES))
-    heard = list(understand_frames(frames, recognizer, "en", NAMES,  # type: ignore[arg-type]
-                                   EXPECT["vote"]))
+    heard = list(understand_frames(frames, recognizer, lang,  # type: ignore[arg-type]
+                                   names or NAMES, EXPECT["vote"]))
     return max(heard, key=lambda h: len(h.text)) if heard else Hearing("", None, {}, None, 0)
 
 
@@ -213,6 +224,11 @@ def cases(quick: bool) -> list[tuple[str, str, str, str | None]]:
                 out.append((kind, voice, carrier.format(name), name))
         for text in NOBODY[: 2 if quick else len(NOBODY)]:
             out.append((kind, voice, text, None))
+        # a number names the player in that seat (seat 3: NAMES[2])
+        seat = 1 + (v * 7) % len(NAMES)
+        number = NUMBER_WORDS["en"][seat]
+        for form in (["number {}", "{}"] if quick else NUMBER_FORMS):
+            out.append((kind, voice, form.format(number), NAMES[seat - 1]))
     return out
 
 
@@ -222,14 +238,170 @@ def talk_cases(quick: bool) -> list[tuple[str, str, str, str | None]]:
     return [(kind, voice, line, TALK) for kind, voice, _ in VOICES for line in lines]
 
 
+# names said the way people say them: the voices are given the respelling, the table
+# knows the spelling (an enrollment clip is the respelling said alone)
+RESPELLED = {"Siobhan": "Shivawn", "Niamh": "Neeve", "Nguyen": "Win", "Joaquin": "Wah-keen",
+             "Aoife": "Eefa", "Saoirse": "Seersha", "Tadhg": "Tiger", "Oisin": "Usheen",
+             "Eilidh": "Ay-lee", "Xochitl": "So-cheel"}
+RESPELLED_TABLE = [*RESPELLED, "Sam", "Ben", "Anna", "Mark", "Lucy", "Grace", "Oliver",
+                   "Henry", "Emma", "Jack"]
+NUMBER_FORMS = ["number {}", "{}", "seat {}"]
+
+
+def respelled_cases(quick: bool) -> list[tuple[str, str, str, str | None]]:
+    out = []
+    for v, (kind, voice, _) in enumerate(VOICES):
+        for n, (name, said) in enumerate(RESPELLED.items()):
+            picks = [CARRIERS[(n + v) % len(CARRIERS)]]
+            if not quick:
+                picks.append(CARRIERS[(n + v + 3) % len(CARRIERS)])
+            for carrier in dict.fromkeys(picks):
+                out.append((kind, voice, carrier.format(said), name))
+    return out
+
+
+def enrollment_clip(name: str) -> Audio:
+    """The player saying their own name (the respelling), by one of the bench's voices
+    (a different one for each name: most votes are by someone else)."""
+    k = list(RESPELLED).index(name) if name in RESPELLED else 0
+    kind, voice, _ = VOICES[k % len(VOICES)]
+    return padded(speech(kind, voice, RESPELLED.get(name, name)))
+
+
+# the other languages, with espeak-ng voices and names of the language
+LANGS = {
+    "es": ["Lucía", "Mateo", "Carmen", "Javier", "Sofía", "Pablo", "Elena", "Diego",
+           "Marta", "Hugo"],
+    "de": ["Lukas", "Anna", "Jonas", "Lea", "Felix", "Marie", "Paul", "Emma", "Jürgen",
+           "Greta"],
+    "fr": ["Louis", "Camille", "Hugo", "Léa", "Jules", "Chloé", "Arthur", "Manon", "Théo",
+           "Zoé"],
+    "nl": ["Daan", "Sanne", "Bram", "Lotte", "Sem", "Fleur", "Thijs", "Noor", "Jesse",
+           "Femke"],
+    "fi": ["Mikko", "Aino", "Juha", "Helmi", "Ville", "Eevi", "Antti", "Venla", "Lauri",
+           "Siiri"],
+    "pl": ["Jakub", "Zuzanna", "Kacper", "Maja", "Szymon", "Lena", "Filip", "Hanna",
+           "Michał", "Ola"],
+}
+LANG_VARIANTS = ("", "+f2", "+m7", "+f4")
+
+
+def _model_samples(lang: str, intent: str, player: bool) -> list[str]:
+    from local_voice.grammar import _model
+    from speech.understanding import LOCALE_FOR_LANG
+
+    model = _model(LOCALE_FOR_LANG[lang])
+    for item in model["intents"]:
+        if item["name"] == intent:
+            return [x for x in item["samples"] if ("{player}" in x) == player]
+    return []
+
+
+def lang_cases(lang: str, quick: bool) -> list[tuple[str, str, str, str | None]]:
+    """Votes in `lang` said by its espeak-ng voices: the model's first vote phrases with
+    each name, its first nobody and skip phrases, and a seat number."""
+    from local_voice.voices import ESPEAK_VOICES
+
+    carriers = _model_samples(lang, "VoteIntent", True)[:4]
+    nobody = (_model_samples(lang, "NobodyIntent", False)[:2]
+              + _model_samples(lang, "SkipIntent", False)[:1])
+    names = LANGS[lang]
+    out = []
+    for v, variant in enumerate(LANG_VARIANTS):
+        voice = ESPEAK_VOICES[lang] + variant
+        for n, name in enumerate(names):
+            picks = [carriers[(n + v) % len(carriers)]]
+            if not quick:
+                picks.append(carriers[(n + v + 2) % len(carriers)])
+            for carrier in dict.fromkeys(picks):
+                out.append(("espeak", voice, carrier.replace("{player}", name), name))
+        for text in nobody[: 1 if quick else len(nobody)]:
+            out.append(("espeak", voice, text, None))
+        seat = 1 + (v * 3) % len(names)
+        word = NUMBER_WORDS[lang][seat]
+        seat_word = SEAT_WORDS[lang][1]
+        out.append(("espeak", voice, f"{seat_word} {word}", names[seat - 1]))
+    return out
+
+
+CONDITIONS = ("clean", "babble", "talk", "respelled", "enrolled", *LANGS)
+
+
+def condition_audio(condition: str, quick: bool, step: int = 1):  # type: ignore[no-untyped-def]
+    """(lang, names, audio, voice label, text, intended player) for every utterance of a
+    condition, deterministic."""
+    if condition in ("clean", "babble"):
+        todo = cases(quick)
+        for i, (kind, voice, text, player) in enumerate(todo):
+            if i % step:
+                continue
+            clean = speech(kind, voice, text)
+            audio = babble(clean, seed=1000 + i) if condition == "babble" else padded(clean)
+            yield "en", NAMES, audio, voice, text, player
+    elif condition == "talk":
+        for i, (kind, voice, text, player) in enumerate(talk_cases(quick)):
+            if not i % step:
+                yield "en", NAMES, padded(speech(kind, voice, text)), voice, text, player
+    elif condition in ("respelled", "enrolled"):
+        for i, (kind, voice, text, player) in enumerate(respelled_cases(quick)):
+            if not i % step:
+                yield ("en", RESPELLED_TABLE, padded(speech(kind, voice, text)), voice,
+                       text, player)
+    elif condition in LANGS:
+        for i, (kind, voice, text, player) in enumerate(lang_cases(condition, quick)):
+            if not i % step:
+                yield condition, LANGS[condition], padded(speech(kind, voice, text)), voice, \
+                    text, player
+    else:
+        raise ValueError(f"unknown condition {condition!r} ({', '.join(CONDITIONS)})")
+
+
+def enroll_for(recognizer: object, condition: str, lang: str) -> None:
+    """The enrolled condition's clips given to the recogniser (and taken back for the
+    others), once per change."""
+    wanted = condition == "enrolled"
+    if getattr(recognizer, "_bench_enrolled", None) == wanted:
+        return
+    for name in RESPELLED:
+        if wanted:
+            enroll = getattr(recognizer, "enroll", None)
+            if enroll is not None:
+                enroll(name, enrollment_clip(name).samples, lang)
+        else:
+            forget = getattr(recognizer, "forget", None)
+            if forget is not None:
+                forget(name)
+    recognizer._bench_enrolled = wanted  # type: ignore[attr-defined]
+
+
+def recognizer_of(lang: str, engine: str, model: str | None, whisper: str | None,
+                  made: dict[str, object]) -> object:
+    """The bench's ears for `lang`: the first pass with `whisper` as the back-up (base for
+    a language an English-only model cannot hear), one per kind, kept in `made`."""
+    backup = whisper if lang == "en" or whisper is None or not whisper.endswith(".en") \
+        else "base"
+    key = f"{lang == 'en'}|{backup}"
+    if key not in made:
+        made[key] = make_recognizer(engine, model, backup, lang)
+    return made[key]
+
+
+TARGETS = {"clean": 0.95, "babble": 0.85, "enrolled": 0.90, **dict.fromkeys(LANGS, 0.80)}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer phrases per voice")
-    parser.add_argument("--conditions", default="clean,babble,talk")
+    parser.add_argument("--conditions", default="clean,babble,talk,respelled,enrolled",
+                        help=f"any of {','.join(CONDITIONS)}, or 'all'")
+    parser.add_argument("--step", type=int, default=1, help="every n-th utterance only")
     parser.add_argument("--show", action="store_true", help="print every miss")
     parser.add_argument("--engine", default="pocketsphinx", help="pocketsphinx or vosk")
     parser.add_argument("--model", default=None,
                         help="a model folder (a Vosk English model for --engine vosk)")
+    parser.add_argument("--whisper", default="tiny.en",
+                        help="the back-up: tiny.en, base, a CTranslate2 folder, or none; "
+                        "other languages than English use base")
     parser.add_argument("--stream", action="store_true",
                         help="the box's live path instead of a recording's: 30 ms frames "
                         "through the VAD into the streaming recogniser (decoded while "
@@ -239,82 +411,94 @@ def main() -> int:
     if shutil.which("espeak-ng") is None or shutil.which("sox") is None:
         print("needs espeak-ng and sox (apt-get install espeak-ng sox)")
         return 2
-    conditions = args.conditions.split(",")
-    todo = cases(args.quick)
-    t0 = time.perf_counter()
+    conditions = list(CONDITIONS) if args.conditions == "all" else args.conditions.split(",")
+    whisper = None if args.whisper == "none" else args.whisper
+    recognizers: dict[str, object] = {}
+
+    def recognizer_for(lang: str) -> object:
+        return recognizer_of(lang, args.engine, args.model, whisper, recognizers)
+
     try:
-        recognizer = make_recognizer(args.engine, args.model)
+        recognizer_for("en")
     except (ValueError, OSError) as problem:
         print(f"cannot start the recogniser: {problem}")
         return 2
-    prepared: dict[str, list[tuple[Audio, str, str | None]]] = {c: [] for c in conditions}
-    for i, (kind, voice, text, player) in enumerate(todo):
-        clean = speech(kind, voice, text)
-        if "clean" in prepared:
-            prepared["clean"].append((padded(clean), f"{voice}: {text}", player))
-        if "babble" in prepared:
-            prepared["babble"].append((babble(clean, seed=1000 + i), f"{voice}: {text}", player))
-    if "talk" in prepared:
-        for kind, voice, text, player in talk_cases(args.quick):
-            prepared["talk"].append((padded(speech(kind, voice, text)), f"{voice}: {text}",
-                                     player))
-    t_audio = time.perf_counter() - t0
-    targets = {"clean": 0.95, "babble": 0.85}
-    totals = {"right": 0, "asked": 0, "other": 0, "wrong": 0}
-    decode_time = 0.0
-    decoded = 0
     all_ok = True
-    print(f"{len(todo)} votes per condition (and {len(talk_cases(args.quick))} lines of "
-          f"table talk), {len(VOICES)} voices, {len(NAMES)} names "
-          f"(audio ready in {t_audio:.1f} s)")
+    decode_time, decoded = 0.0, 0
+    print(f"first pass {args.engine}, back-up {whisper or 'none'} (other languages: base); "
+          f"{'live path' if args.stream else 'recording path'}")
     for condition in conditions:
-        count = dict.fromkeys(totals, 0)
-        for audio, label, player in prepared[condition]:
+        count = {"right": 0, "asked": 0, "other": 0, "wrong": 0}
+        alone = dict(count)  # the first pass alone, as if there were no back-up
+        paths = {"first": 0, "backup": 0}
+        by_voice: dict[str, list[int]] = {}
+        for lang, names, audio, voice, text, player in condition_audio(condition, args.quick,
+                                                                       args.step):
+            recognizer = recognizer_for(lang)
+            enroll_for(recognizer, condition, lang)
             t = time.perf_counter()
-            heard = (streamed(audio, recognizer) if args.stream else
-                     understand_audio(audio, recognizer, "en", NAMES, EXPECT["vote"]))
+            heard = (streamed(audio, recognizer, lang, names) if args.stream else
+                     understand_audio(audio, recognizer, lang, names, EXPECT["vote"]))
             decode_time += time.perf_counter() - t
             decoded += 1
             verdict = judge(heard, player)
             count[verdict] += 1
-            if condition != "talk":
-                totals[verdict] += 1
+            path = getattr(recognizer, "last_path", "first") or "first"
+            paths[path] = paths.get(path, 0) + 1
+            by_voice.setdefault(voice, [0, 0, 0])
+            by_voice[voice][0] += 1
+            by_voice[voice][1] += verdict == "right"
+            by_voice[voice][2] += verdict == "wrong"
+            features = getattr(recognizer, "last_features", {}) or {}
+            if path == "backup":
+                first_text = features.get("first_text")
+                first_conf = features.get("first_confidence")
+                if first_text is None:
+                    alone["asked"] += 1
+                else:
+                    intent, who = meaning_of(first_text, lang, names)
+                    first = Hearing(first_text, intent, {}, who, float(first_conf or 0.0))
+                    alone[judge(first, player)] += 1
+            else:
+                alone[verdict] += 1
             if verdict != "right" and args.show:
                 print(f"  {condition:6} {verdict.upper() if verdict == 'wrong' else verdict:5} "
-                      f"{label!r} -> {heard.text!r} ({heard.intent}, {heard.player}, "
-                      f"{heard.confidence:.2f})")
-        right, asked, other, wrong = (count[k] for k in ("right", "asked", "other", "wrong"))
+                      f"{voice}: {text!r} -> {heard.text!r} ({heard.intent}, {heard.player}, "
+                      f"{heard.confidence:.2f}, {path})")
         n = sum(count.values())
-        if condition == "talk":
-            met_wrong = wrong / n <= 1 / 50
-            all_ok &= met_wrong
-            print(f"talk    not counted {100 * (n - wrong) / n:5.1f} % ({n - wrong}/{n}: asked "
-                  f"again {asked}, other command {other})  counted as a vote "
-                  f"{100 * wrong / n:4.1f} % ({wrong})  target <= 2 %: "
-                  f"{'met' if met_wrong else 'NOT met'}")
+        if not n:
             continue
-        met_right = right / n >= targets.get(condition, 0)
-        met_wrong = wrong / n <= 1 / 50
-        all_ok &= met_right and met_wrong
-        print(f"{condition:7} right {100 * right / n:5.1f} % ({right}/{n})  "
-              f"asked again {100 * asked / n:5.1f} % ({asked})  "
-              f"other command {100 * other / n:4.1f} % ({other})  "
-              f"wrong {100 * wrong / n:4.1f} % ({wrong})  "
-              f"target right >= {100 * targets.get(condition, 0):.0f} %: "
-              f"{'met' if met_right else 'NOT met'}; wrong <= 2 %: "
-              f"{'met' if met_wrong else 'NOT met'}")
-    n = sum(totals.values())
-    if not n:
-        print("targets: talk only" if all_ok else "targets NOT all met")
-        return 0 if all_ok else 1
-    print(f"overall (clean and babble) right {100 * totals['right'] / n:5.1f} % "
-          f"({totals['right']}/{n})  "
-          f"asked again {100 * totals['asked'] / n:5.1f} % ({totals['asked']})  "
-          f"other command {100 * totals['other'] / n:4.1f} % ({totals['other']})  "
-          f"wrong {100 * totals['wrong'] / n:4.1f} % ({totals['wrong']})")
-    print(f"mean time per utterance {1000 * decode_time / decoded:.0f} ms")
+        all_ok &= _report(condition, count, alone, paths, by_voice, n)
+    print(f"mean time per utterance {1000 * decode_time / max(decoded, 1):.0f} ms")
     print("all targets met" if all_ok else "targets NOT all met")
     return 0 if all_ok else 1
+
+
+def _pct(k: int, n: int) -> str:
+    return f"{100 * k / n:5.1f} % ({k})"
+
+
+def _report(condition: str, count: dict[str, int], alone: dict[str, int],
+            paths: dict[str, int], by_voice: dict[str, list[int]], n: int) -> bool:
+    right, asked, other, wrong = (count[k] for k in ("right", "asked", "other", "wrong"))
+    if condition == "talk":
+        met = wrong / n <= 1 / 50
+        print(f"talk      not counted {_pct(n - wrong, n)} of {n} (asked again {asked}, "
+              f"other command {other}); counted as a vote {_pct(wrong, n)}; first pass "
+              f"alone counted {alone['wrong']}  target <= 2 %: {'met' if met else 'NOT met'}")
+        return met
+    target = TARGETS.get(condition, 0.0)
+    met = right / n >= target and wrong / n <= 1 / 50
+    print(f"{condition:9} right {_pct(right, n)} of {n}  asked {_pct(asked, n)}  "
+          f"other {_pct(other, n)}  wrong {_pct(wrong, n)}  "
+          f"[first pass alone: right {_pct(alone['right'], n)} wrong "
+          f"{_pct(alone['wrong'], n)}; decided by the back-up {paths.get('backup', 0)}]  "
+          f"target right >= {100 * target:.0f} %, wrong <= 2 %: {'met' if met else 'NOT met'}")
+    worst = min(by_voice.items(), key=lambda kv: kv[1][1] / max(kv[1][0], 1))
+    print("          by voice: " + ", ".join(
+        f"{voice} {100 * r / t:.0f}%/{w}" for voice, (t, r, w) in by_voice.items())
+        + f"  (worst {worst[0]})")
+    return met
 
 
 if __name__ == "__main__":

@@ -1,12 +1,16 @@
-"""Dump the recogniser's confidence features for every utterance of bench/voice_accuracy.py.
+"""Dump the recognisers' confidence features for every utterance of bench/voice_accuracy.py.
 
-    .venv/bin/python bench/voice_features.py [--conditions clean,babble] [--out FILE]
+    .venv/bin/python bench/voice_features.py [--conditions clean,babble,talk] [--out FILE]
+        [--whisper tiny.en]
 
 One JSON object per utterance and condition: the voice, what was said and meant, what the
 best path read and whom it names, and `PocketSphinxRecognizer.last_features` (fit, margin,
-snr, unsaid, name_prob, utt_prob, agree, ...). bench/fit_voice_confidence.py fits the
-confidence on these rows. Same audio, same path (`understand_audio`) as the accuracy bench,
-with its three conditions: votes clean, votes in babble, and table talk that is not a vote.
+snr, unsaid, name_prob, utt_prob, agree, ...). With --whisper, the Whisper pass is run on
+every utterance too (whatever PocketSphinx's confidence) and its reading and features are
+added (`w_*`, and whether the two passes agree), so that the fusion can be fitted
+(bench/fit_voice_confidence.py --fusion). Same audio, same path (`understand_audio`) as
+the accuracy bench, with its conditions: votes clean, votes in babble, table talk that is
+not a vote, and names said the way people say them (with enrolled clips, `respelled`).
 """
 
 from __future__ import annotations
@@ -23,7 +27,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import voice_accuracy as va
 
 from local_voice.hearing import EXPECT, understand_audio
-from local_voice.recognizers import make_recognizer
 
 DEFAULT_OUT = va.CACHE / "features.jsonl"
 
@@ -38,24 +41,36 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--conditions", default="clean,babble,talk")
     parser.add_argument("--out", default=str(DEFAULT_OUT))
+    parser.add_argument("--whisper", default=None, help="tiny.en, base or a folder")
+    parser.add_argument("--step", type=int, default=1, help="every n-th utterance only")
     args = parser.parse_args()
-    recognizer = make_recognizer("pocketsphinx")
+    made: dict[str, object] = {}
     rows = []
     for condition in args.conditions.split(","):
-        todo = va.talk_cases(False) if condition == "talk" else va.cases(False)
-        for i, (kind, voice, text, player) in enumerate(todo):
-            clean = va.speech(kind, voice, text)
-            audio = (va.babble(clean, 1000 + i) if condition == "babble" else
-                     va.padded(clean))
-            recognizer.last_features = {}
-            heard = understand_audio(audio, recognizer, "en", va.NAMES, EXPECT["vote"])
-            features = {k: _clean(v) for k, v in recognizer.last_features.items()}
-            rows.append({"condition": condition, "voice": voice, "said": text,
-                         "player": player, "text": heard.text, "intent": heard.intent,
-                         "heard": heard.player, "confidence": heard.confidence,
-                         "vote": heard.intent in va.VOTES,
-                         "right": va.reads_right(heard, player),
-                         **features})
+        for lang, names, audio, voice, text, player in va.condition_audio(condition, False,
+                                                                          args.step):
+            recognizer = va.recognizer_of(lang, "pocketsphinx", None, args.whisper, made)
+            if args.whisper:
+                recognizer.RUN_BELOW = 2.0  # type: ignore[attr-defined]  # always, for the fit
+            va.enroll_for(recognizer, condition, lang)
+            first = getattr(recognizer, "first", recognizer)
+            if first is not None:
+                first.last_features = {}
+            heard = understand_audio(audio, recognizer, lang, names, EXPECT["vote"])
+            features = {k: _clean(v) for k, v in
+                        (getattr(recognizer, "last_features", {}) or {}).items()}
+            row = {"condition": condition, "lang": lang, "voice": voice, "said": text,
+                   "player": player, "text": heard.text, "intent": heard.intent,
+                   "heard": heard.player, "confidence": heard.confidence,
+                   "vote": heard.intent in va.VOTES,
+                   "right": va.reads_right(heard, player), **features}
+            if args.whisper and first is not None and features.get("first_text") is not None:
+                # the first pass's own reading, as if it had decided alone
+                alone = va.meaning_of(features["first_text"], lang, names)
+                row["first_right"] = alone[0] in va.VOTES and alone[1] == player and \
+                    player != va.TALK
+                row["first_vote"] = alone[0] in va.VOTES
+            rows.append(row)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     with open(args.out, "w", encoding="utf-8") as handle:
         for row in rows:

@@ -42,8 +42,12 @@ NAMES = ["Tamsin", "Siobhan", "Xochitl", "Ignatius", "Aoife", "Niamh", "Saoirse"
          "Oisin", "Eilidh", "Sam", "Ben", "Anna", "Mark", "Lucy", "Grace", "Oliver", "Henry",
          "Emma", "Jack"]
 PHRASES = ["I vote for Tamsin", "Siobhan", "my vote goes to Oliver", "nobody", "skip",
-           "I vote for Ignatius", "Jack"]
-TARGET_MS = 150
+           "I vote for Ignatius", "Jack",
+           # names this voice says in a way the first pass is often unsure of: the back-up
+           "Oisin", "Grace", "vote for Tadhg", "I vote for Aoife", "my vote goes to Saoirse",
+           "Niamh", "number three"]
+TARGET_MS = 150  # the first pass decides
+BACKUP_TARGET_MS = 600  # the Whisper back-up decides
 CONFIDENCE = 0.5
 
 
@@ -103,9 +107,12 @@ def first_sentence(cues: list) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--whisper", default="tiny.en", help="the back-up (none: without)")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="wolfvillage-lat-"))
-    recognizer = make_recognizer("pocketsphinx")
+    recognizer = make_recognizer("pocketsphinx", whisper_model=None if args.whisper == "none"
+                                 else args.whisper)
+    paths: list[str] = []
     voice = make_voice("en", {}, tmp / "voice")
     mouth = VoiceMouth(voice, lambda audio: None, names=lambda: list(NAMES))
     t = time.perf_counter()
@@ -114,6 +121,10 @@ def main() -> int:
     relay, game_id = day_vote(tmp)
     t = time.perf_counter()
     prepare = getattr(recognizer, "prepare", None)
+    backup = getattr(recognizer, "backup", None)
+    if backup is not None:  # what the box's background warm-up does at game start
+        warm = backup.warm(build_grammar("en", EXPECT["vote"], NAMES))
+        print(f"back-up's likeliest sentences scored on silence: {warm}")
     if prepare:
         prepare(build_grammar("en", EXPECT["vote"], NAMES))
     compile_ms = 1000 * (time.perf_counter() - t)
@@ -183,6 +194,7 @@ def main() -> int:
             t3 = time.perf_counter()
             assert audio_out is None or audio_out.seconds() > 0
             firsts.append(text)
+            paths.append(getattr(recognizer, "last_path", "first") or "first")
             rows.append((1000 * (t1 - t0), 1000 * (t2 - t1), 1000 * (t3 - t2),
                          1000 * (t3 - t0)))
     hear = [r[0] for r in rows]
@@ -208,10 +220,18 @@ def main() -> int:
     print(f"first sentence as audio: median {statistics.median(r[2] for r in rows):.1f} ms, "
           f"max {rows[slowest][2]:.0f} ms ({firsts[slowest]!r}); "
           f"e.g. {sorted(set(firsts))[:4]}")
-    p90 = sorted(total)[int(0.9 * (len(total) - 1))]
-    print(f"end of speech -> first sample: median {statistics.median(total):.0f} ms, "
-          f"p90 {p90:.0f} ms, max {max(total):.0f} ms "
-          f"(target <= {TARGET_MS} ms: {'met' if p90 <= TARGET_MS else 'NOT met'})")
+    import os
+
+    print(f"load average at the end: {os.getloadavg()[0]:.1f} (2 cores)")
+    for path, target in (("first", TARGET_MS), ("backup", BACKUP_TARGET_MS)):
+        mine = [t for t, p in zip(total, paths, strict=True) if p == path]
+        if not mine:
+            continue
+        p90 = sorted(mine)[int(0.9 * (len(mine) - 1))]
+        print(f"end of speech -> first sample, {'first pass' if path == 'first' else 'back-up'}"
+              f" decided ({len(mine)}): median {statistics.median(mine):.0f} ms, "
+              f"p90 {p90:.0f} ms, max {max(mine):.0f} ms "
+              f"(target <= {target} ms: {'met' if p90 <= target else 'NOT met'})")
     return 0
 
 

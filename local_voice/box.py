@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from local_voice.enrollment import BadClip, Voiceprints, clip_samples
 from local_voice.hearing import Hearing, Listening, understand_audio
 from local_voice.recognizers import Recognizer
 from local_voice.voices import Audio, CachedVoice, Voice
@@ -141,6 +142,9 @@ class Box:
     spoken: int = 0
     last_tick: float | None = None
     heard: list[Hearing] = field(default_factory=list)
+    # the players' clips of their own names (local_voice.enrollment), given to the
+    # recogniser at start and whenever one is recorded
+    voiceprints: Voiceprints | None = None
 
     def session(self) -> Any:
         return self.relay.session(self.game_id)
@@ -216,8 +220,12 @@ class Box:
         if hear is None:
             audio = self.ears.utterance(listen, timeout)
             return None if audio is None else self.hear(audio, listen)
-        # the grammar is built and its search compiled before anyone speaks
+        # the grammar is built and its search compiled before anyone speaks (and the
+        # back-up's likeliest sentences scored on silence, in the background)
         ready = [Listening(self.recognizer, self.lang, names, listen.intents)]
+        warm = getattr(self.recognizer, "prepare", None)
+        if warm is not None and names:
+            warm(ready[0].grammar)
 
         def listening() -> Listening:
             return ready.pop() if ready else Listening(self.recognizer, self.lang, names,
@@ -268,6 +276,49 @@ class Box:
         self.mouth.say([(line(self.lang, "did_you_say", {"name": said}), 0.0)])
         yes = self.listen(Listen(YES_NO), 6.0)
         return yes is not None and yes.intent == "AMAZON.YesIntent"
+
+    # ---------------------------------------------------------------- names
+
+    def record_name(self, name: str, timeout: float = 6.0) -> bool:
+        """Listen for `name` saying their own name once (the narrator has asked them to)
+        and learn it: the clip is kept for this table and given to the recogniser. False
+        if nothing usable was said (silence, or a clip too long or empty)."""
+        audio = self.ears.utterance(Listen((), name, timeout=timeout), timeout)
+        if audio is None:
+            return False
+        try:
+            self.learn_name(name, audio)
+        except BadClip:
+            return False
+        return True
+
+    def learn_name(self, name: str, audio: Audio) -> None:
+        """A clip of `name` saying their name (recorded here, or re-recorded on the host
+        page): kept (replacing the old one) and used from the next utterance on."""
+        samples = self.voiceprints.add(name, audio) if self.voiceprints else clip_samples(
+            audio)
+        enroll = getattr(self.recognizer, "enroll", None)
+        if enroll is not None:
+            enroll(name, samples, self.lang)
+
+    def forget_name(self, name: str) -> None:
+        if self.voiceprints is not None:
+            self.voiceprints.remove(name)
+        forget = getattr(self.recognizer, "forget", None)
+        if forget is not None:
+            forget(name)
+
+    def load_voiceprints(self) -> list[str]:
+        """Give the recogniser every clip kept for this table (a restarted box)."""
+        if self.voiceprints is None:
+            return []
+        enroll = getattr(self.recognizer, "enroll", None)
+        done = []
+        for name, samples in self.voiceprints.items():
+            if enroll is not None:
+                enroll(name, samples, self.lang)
+            done.append(name)
+        return done
 
     def run(self, until: Callable[[], bool]) -> None:
         while not until():

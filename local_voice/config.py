@@ -8,8 +8,11 @@
     piper = { es = "/home/pi/voices/es_ES-davefx-medium.onnx" }   # .onnx per language
 
     [recognizer]
-    engine = "pocketsphinx"    # or "vosk"
+    engine = "pocketsphinx"    # the first pass: PocketSphinx (English) or "vosk"
     model = ""                 # a Vosk model folder (needed for vosk)
+    whisper_model = "auto"     # the back-up: "tiny.en", "base", a CTranslate2 Whisper
+                               # folder, or "none"; auto: tiny.en for English, base
+                               # for the other languages
     confidence = 0.5           # below this, the narrator asks "Did you say ...?"
 
     [audio]
@@ -39,6 +42,7 @@ class BoxConfig:
     piper: dict[str, str] = field(default_factory=dict)
     engine: str = "pocketsphinx"
     model: str = ""
+    whisper_model: str = "auto"
     confidence: float = 0.5
     input_device: str = ""
     output_device: str = ""
@@ -70,6 +74,7 @@ class BoxConfig:
             piper=dict(voice.get("piper", {})),
             engine=rec.get("engine", "pocketsphinx"),
             model=rec.get("model", ""),
+            whisper_model=str(rec.get("whisper_model", "auto")),
             confidence=float(rec.get("confidence", 0.5)),
             input_device=str(audio.get("input", "")),
             output_device=str(audio.get("output", "")),
@@ -86,10 +91,25 @@ class BoxConfig:
             raise ValueError("recognizer.engine must be pocketsphinx or vosk")
         if self.engine == "vosk" and not self.model:
             raise ValueError("recognizer.model must name a Vosk model folder for vosk")
-        if self.engine == "pocketsphinx" and self.language != "en" and not self.model:
+        whisper = self.whisper()
+        if whisper == "tiny.en" and self.language != "en":
+            raise ValueError(f"recognizer.whisper_model tiny.en is English-only: for "
+                             f"language {self.language!r} use \"base\" (or \"auto\")")
+        if (self.engine == "pocketsphinx" and self.language != "en" and not self.model
+                and whisper is None):
             raise ValueError(
-                "PocketSphinx ships an English model only: for other languages set "
+                "PocketSphinx ships an English model only: for other languages keep "
+                "recognizer.whisper_model = \"auto\" (the multilingual base model), or set "
                 "recognizer.engine = \"vosk\" and recognizer.model to a Vosk model folder"
             )
         if not 0 <= self.confidence <= 1:
             raise ValueError("recognizer.confidence is between 0 and 1")
+
+    def whisper(self) -> str | None:
+        """The Whisper back-up to load: "tiny.en", "base", a folder, or None."""
+        value = self.whisper_model.strip()
+        if value in ("", "none", "off"):
+            return None
+        if value == "auto":
+            return "tiny.en" if self.language == "en" else "base"
+        return value

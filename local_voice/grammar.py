@@ -18,6 +18,7 @@ from speech.understanding import LOCALE_FOR_LANG, MODELS_DIR, NUMBER_WORDS, SEAT
 ALWAYS = ("AMAZON.RepeatIntent", "AMAZON.HelpIntent", "AMAZON.PauseIntent",
           "AMAZON.ResumeIntent")
 MAX_SEAT = 20
+PLAYER = "PLAYER"  # where a template names a player
 
 
 def words_of(text: str) -> list[str]:
@@ -30,6 +31,19 @@ class Grammar:
     lang: str
     phrases: list[str] = field(default_factory=list)  # every full sentence that may be said
     names: list[str] = field(default_factory=list)
+    # the same sentences with PLAYER where a player is named ("i vote for PLAYER"), and
+    # those without one as they are: a recogniser can score the players in one place
+    # (PocketSphinx's <player> rule, Whisper's candidates) instead of in every phrase
+    templates: list[str] = field(default_factory=list)
+
+    def carriers(self) -> list[str]:
+        """The templates in the recogniser's words, PLAYER kept as it is."""
+        out = []
+        for template in self.templates:
+            parts = [" ".join(words_of(p)) for p in template.split(PLAYER)]
+            out.append(" PLAYER ".join(parts).strip())
+        # in the interaction model's order: its first samples are the commonest
+        return [t for t in dict.fromkeys(" ".join(t.split()) for t in out) if t]
 
     def vocabulary(self) -> set[str]:
         return {w for p in self.phrases for w in words_of(p)}
@@ -47,13 +61,24 @@ def _model(locale: str) -> dict:
         return json.load(handle)["interactionModel"]["languageModel"]
 
 
-def name_forms(lang: str, names: list[str]) -> list[str]:
-    """Ways to say a player: the name, and "seat three"/"number three" for seat 3."""
+def name_forms(lang: str, names: list[str], bare: bool = True) -> list[str]:
+    """Ways to say a player: the name, and "seat three", "number three" and "three" for
+    seat 3 (in the table's language): a number always names the player in that seat, even
+    when the recogniser cannot hear their name. `bare=False` leaves the bare numbers out
+    (PocketSphinx: a lone short number word fits too much else)."""
+    return [form for form, _ in player_forms(lang, names, bare)]
+
+
+def player_forms(lang: str, names: list[str], bare: bool = True) -> list[tuple[str, str]]:
+    """(form, player) for every way to say a player (see `name_forms`)."""
     words = NUMBER_WORDS.get(lang, NUMBER_WORDS["en"])
-    forms = list(names)
+    forms = [(name, name) for name in names]
     seat_words = SEAT_WORDS.get(lang, SEAT_WORDS["en"])[:2]
     for seat in range(1, min(len(names), MAX_SEAT) + 1):
-        forms += [f"{word} {words[seat]}" for word in seat_words]
+        player = names[seat - 1]
+        forms += [(f"{word} {words[seat]}", player) for word in seat_words]
+        if bare:
+            forms.append((words[seat], player))
     return forms
 
 
@@ -71,15 +96,18 @@ def build_grammar(lang: str, intents: tuple[str, ...] | None, names: list[str],
     players = name_forms(lang, names) if names else values.get("PLAYER_NAME", [])
     wanted = set(intents) | set(ALWAYS) if intents is not None else None
     phrases: list[str] = []
+    templates: list[str] = []
     for intent in model["intents"]:
         if wanted is not None and intent["name"] not in wanted:
             continue
         slot_types = {s["name"]: s["type"] for s in intent.get("slots", [])}
         for sample in intent.get("samples", [])[:max_samples]:
             phrases += _expand(sample, slot_types, values, players, numbers)
+            templates += _expand(sample, slot_types, values, [PLAYER], numbers)
     # a recogniser cannot pronounce digits ("standard 12"): the spelled-out forms are there
     spoken = {p for p in phrases if not any(ch.isdigit() for ch in p)}
-    return Grammar(lang, sorted(spoken), list(names))
+    carriers = [t for t in dict.fromkeys(templates) if not any(ch.isdigit() for ch in t)]
+    return Grammar(lang, sorted(spoken), list(names), carriers if names else [])
 
 
 def _expand(sample: str, slot_types: dict[str, str], values: dict[str, list[str]],

@@ -74,7 +74,8 @@ def check(config: BoxConfig, out: Any = sys.stdout) -> int:
         from local_voice.grammar import build_grammar
         from local_voice.recognizers import make_recognizer
 
-        recognizer = make_recognizer(config.engine, config.model or None)
+        recognizer = make_recognizer(config.engine, config.model or None, config.whisper(),
+                                     config.language)
         grammar = build_grammar(config.language, None, [])
         missing = recognizer.missing_words(sorted(grammar.vocabulary()))
         report(True, f"recogniser: {recognizer.name}"
@@ -112,14 +113,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         check_devices(config.input_device, config.output_device)
     except NoAudioDevice as problem:
-        print(f"No audio device: {problem}. Running the console instead.", file=sys.stderr)
-        from wolfvillage.cli import build_parser
-        from wolfvillage.console import run as console
+        # no microphone or speaker: the phones run the table, the host's phone narrates
+        from wolfvillage.phones_only import fallback
 
-        argv = ["console", "--lang", config.language]
-        if config.store:
-            argv += ["--store", config.store]
-        return console(build_parser().parse_args(argv))
+        return fallback(config, problem, new_room=args.new)
     return serve_box(config, new_room=args.new)
 
 
@@ -158,8 +155,13 @@ def serve_box(config: BoxConfig, new_room: bool = False) -> int:
     mouth = VoiceMouth(voice, speaker.play, names=lambda: list(session.narrator.config.players),
                        lang=config.language)
     ears = MicEars(Microphone(speaker, config.input_device, config.trailing_silence))
-    recognizer = make_recognizer(config.engine, config.model or None)
-    box = Box(relay, game_id, ears, mouth, recognizer, config.language, config.confidence)
+    recognizer = make_recognizer(config.engine, config.model or None, config.whisper(),
+                                 config.language)
+    from local_voice.enrollment import Voiceprints
+
+    box = Box(relay, game_id, ears, mouth, recognizer, config.language, config.confidence,
+              voiceprints=Voiceprints.for_game(game_id))
+    box.load_voiceprints()
     box.spoken = relay.session(game_id).version
     from narrator import Say
 

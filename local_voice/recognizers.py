@@ -16,6 +16,12 @@
 - Vosk: any language Vosk has a model for (a folder). The grammar becomes a phrase list;
   names missing from the model's vocabulary are reported at set-up and fall back to seat
   numbers and phonetic matching.
+- Whisper (local_voice.whisper), the back-up when the first pass is unsure and the only
+  ears for a language PocketSphinx has no model for; `make_recognizer` puts the two
+  behind one interface (local_voice.fusion.TwoPass).
+
+Players' own clips of their names (local_voice.enrollment) reach PocketSphinx through
+`enroll`: the pronunciations heard in them become alternatives of the name.
 """
 
 from __future__ import annotations
@@ -23,14 +29,13 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
 import tempfile
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import ClassVar, Protocol
 
-from local_voice.grammar import Grammar, name_forms, words_of
+from local_voice.grammar import PLAYER, Grammar, name_forms, words_of
 from local_voice.phonetics import pronunciations
 
 SAMPLE_RATE = 16000
@@ -153,6 +158,7 @@ class PocketSphinxRecognizer:
         from pocketsphinx import Config, Decoder, get_model_path
 
         base = Path(model_dir) if model_dir else Path(get_model_path()) / "en-us"
+        self.lang = "en" if model_dir is None else None  # another folder: its own language
         self.warp = self.WARP if model_dir is None else 1.0
         self.noisy_warp = self.NOISY_WARP if model_dir is None else 1.0
         self._warp = self.warp  # the warp both decoders' front ends are set to now
@@ -176,6 +182,12 @@ class PocketSphinxRecognizer:
         self.loop = Decoder(Config(allphone=str(phone_lm), **common))
         self._searches: dict[str, tuple[str, frozenset[str]]] = {}
         self.last_features: dict[str, float | None] = {}
+        # pronunciations heard in players' clips of their own names (enroll): each is a
+        # word of its own in the dictionary ("siobhan_heard1"), an alternative of the name
+        # in the <player> rule, read back as the name (so forgetting it is leaving it out)
+        self.enrolled: dict[str, list[tuple[str, str]]] = {}  # word -> (token, phones)
+        self._aliases: dict[str, str] = {}  # token -> word
+        self._enrolled_version = 0
 
     def use_warp(self, warp: float) -> None:
         """Set both decoders' front ends to `warp` (between utterances: a new front end
@@ -188,6 +200,57 @@ class PocketSphinxRecognizer:
                 config[key] = value
             decoder.reinit_feat(config)
         self._warp = warp
+
+    def heard_phones(self, samples: bytes) -> list[str]:
+        """The phones the free phone loop hears in a clip (between utterances only: the
+        loop's decoder is the one streaming uses)."""
+        pcm = with_noise_floor(samples)
+        self.loop.start_utt()
+        self.loop.process_raw(pcm, full_utt=True)
+        self.loop.end_utt()
+        phones = [s.word for s in self.loop.seg() if not _is_filler(s.word)]
+        return [p for k, p in enumerate(phones) if k == 0 or p != phones[k - 1]]
+
+    def enroll(self, player: str, samples: object, lang: str = "en",
+               spellings: tuple[str, ...] | list[str] = ()) -> list[str]:
+        """Add the pronunciations heard in `player`'s clip of their own name beside the
+        spelled ones: the free phone loop's, and espeak-ng's for each way another
+        recogniser wrote the clip (`spellings`: Whisper's "Shivon" for "Shivawn"). A
+        one-word name only (a longer one is left to Whisper). Returns the pronunciations
+        added; the grammars are compiled again when next used."""
+        import numpy as np
+
+        words = words_of(player)
+        if len(words) != 1:
+            return []
+        pcm = np.asarray(samples, dtype=np.int16).tobytes()
+        heard = [" ".join(self.heard_phones(pcm))]
+        for spelling in spellings:
+            said = words_of(spelling)
+            if len(said) == 1 and said[0] != words[0]:
+                heard += [" ".join(p) for p in pronunciations(said[0])]
+        known = set(_cmudict().get(words[0])) | {" ".join(p) for p in pronunciations(words[0])}
+        added = [p for p in dict.fromkeys(heard) if len(p.split()) >= 2 and p not in known]
+        self._enrolled_version += 1
+        tokens = []
+        for k, phones in enumerate(added):
+            token = f"{words[0]}_heard{self._enrolled_version}x{k}"
+            self.decoder.add_word(token, phones, update=k == len(added) - 1)
+            self._aliases[token] = words[0]
+            tokens.append((token, phones))
+        self.enrolled[words[0]] = tokens
+        return added
+
+    def forget(self, player: str) -> None:
+        words = words_of(player)
+        if len(words) == 1 and self.enrolled.pop(words[0], None) is not None:
+            self._enrolled_version += 1
+
+    def canonical(self, text: str) -> str:
+        """A path's words with enrolled pronunciations read back as the names."""
+        if not self._aliases:
+            return text
+        return " ".join(self._aliases.get(w, w) for w in text.split())
 
     def missing_words(self, words: list[str]) -> list[str]:
         cmu = _cmudict()
@@ -213,7 +276,8 @@ class PocketSphinxRecognizer:
 
     def _search(self, grammar: Grammar) -> str:
         """The compiled search for a grammar; built once per (phrases, names)."""
-        jsgf, players = factored_jsgf(grammar)
+        aliases = {word: [token for token, _ in tokens] for word, tokens in self.enrolled.items()}
+        jsgf, players = factored_jsgf(grammar, aliases)
         key = f"g{abs(hash(jsgf))}"
         if key not in self._searches:
             self._ensure_words(grammar.vocabulary(), frozenset(
@@ -269,7 +333,7 @@ class PocketSphinxRecognizer:
                 break
             if hyp is None or not hyp.hypstr:
                 continue
-            reading = _reading(hyp.hypstr, players)
+            reading = _reading(self.canonical(hyp.hypstr), players)
             if seen < self.AGREE_N:
                 seen += 1
                 same += reading == mine
@@ -417,7 +481,7 @@ class Utterance:
         hyp = owner.decoder.hyp()
         if hyp is None or not hyp.hypstr:
             return None
-        text = hyp.hypstr
+        text = owner.canonical(hyp.hypstr)
         frames = max(owner.decoder.n_frames(), 1)
         best = owner._log(hyp.best_score)
         loop_hyp = owner.loop.hyp()
@@ -610,21 +674,24 @@ def with_noise_floor(pcm: bytes, offset: int = 0) -> bytes:
     return np.clip(samples + noise, -32768, 32767).astype(np.int16).tobytes()
 
 
-def factored_jsgf(grammar: Grammar) -> tuple[str, frozenset[str]]:
+def factored_jsgf(grammar: Grammar, aliases: dict[str, list[str]] | None = None
+                  ) -> tuple[str, frozenset[str]]:
     """The grammar as JSGF with the players in one rule of their own: "i vote for <player>"
-    once instead of once per name, which makes a search graph twenty times smaller."""
-    forms = sorted({" ".join(words_of(f)) for f in name_forms(grammar.lang, grammar.names)},
+    once instead of once per name, which makes a search graph twenty times smaller. Only
+    the interaction model's player slots become <player> ("no one" stays a phrase, though
+    "one" names seat 1)."""
+    # bare numbers ("three") stay out of PocketSphinx's grammar: "Oisin" was read as
+    # "four is the wolf", sure; the back-up and the matcher take them
+    forms = sorted({" ".join(words_of(f)) for f in name_forms(grammar.lang, grammar.names,
+                                                               bare=False)},
                    key=len, reverse=True) if grammar.names else []
     forms = [f for f in forms if f]
+    forms += [a for f in forms for a in (aliases or {}).get(f, [])]  # enrolled names
     players = frozenset(forms)
-    templates: set[str] = set()
-    pattern = (re.compile(r"(?<!\S)(" + "|".join(re.escape(f) for f in forms) + r")(?!\S)")
-               if forms else None)
-    for phrase in grammar.phrases:
-        said = " ".join(words_of(phrase))
-        if not said:
-            continue
-        templates.add(pattern.sub("<player>", said) if pattern else said)
+    if grammar.templates:
+        templates = {t.replace(PLAYER, "<player>") for t in grammar.carriers()}
+    else:
+        templates = {" ".join(words_of(p)) for p in grammar.phrases} - {""}
     body = " | ".join(sorted(templates)) if templates else "<VOID>"
     rules = f"public <utterance> = {body};\n"
     if forms and any("<player>" in t for t in templates):
@@ -637,6 +704,7 @@ def factored_jsgf(grammar: Grammar) -> tuple[str, frozenset[str]]:
 
 class VoskRecognizer:
     name = "vosk"
+    lang = None  # whatever language its model folder is
 
     def __init__(self, model_dir: str):
         import vosk
@@ -669,11 +737,33 @@ class VoskRecognizer:
         return Recognized(text, float(confidence))
 
 
-def make_recognizer(engine: str = "pocketsphinx", model: str | None = None) -> Recognizer:
+def make_recognizer(engine: str = "pocketsphinx", model: str | None = None,
+                    whisper_model: str | None = None, lang: str = "en",
+                    data_dir: Path | None = None) -> Recognizer:
+    """The box's ears: the first pass (`engine`: PocketSphinx, English only, or Vosk with
+    a model folder), with Whisper as the back-up when `whisper_model` names one ("tiny.en",
+    "base" or a CTranslate2 Whisper folder; "" or None: none). Another language than
+    English needs Whisper (the multilingual base) or a Vosk model."""
+    from local_voice.whisper import WhisperRecognizer
+
     if engine == "vosk":
         if not model:
             raise ValueError("Vosk needs a model folder (recognizer.model in the config)")
-        return VoskRecognizer(model)
-    if engine == "pocketsphinx":
-        return PocketSphinxRecognizer(model)
-    raise ValueError(f"unknown recogniser {engine!r} (pocketsphinx or vosk)")
+        first: Recognizer | None = VoskRecognizer(model)
+    elif engine == "pocketsphinx":
+        first = PocketSphinxRecognizer(model) if lang == "en" or model else None
+    else:
+        raise ValueError(f"unknown recogniser {engine!r} (pocketsphinx or vosk)")
+    backup = WhisperRecognizer(whisper_model, data_dir=data_dir) if whisper_model else None
+    if backup is not None and not backup.supports(lang):
+        raise ValueError(f"the Whisper model {whisper_model!r} is English-only: for "
+                         f"{lang!r} use \"base\" (or another multilingual model)")
+    if first is None and backup is None:
+        raise ValueError("PocketSphinx ships an English model only: for another language "
+                         "set recognizer.whisper_model = \"base\" (or a Vosk model)")
+    if backup is None:
+        assert first is not None
+        return first
+    from local_voice.fusion import TwoPass
+
+    return TwoPass(first, backup)

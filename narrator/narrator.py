@@ -372,6 +372,9 @@ class Narrator:
         self.game = None
         self.timer = None
         self.prompt = []
+        # what was said before belongs to another game (and, on a new log, to lobby inputs
+        # replayed to seat the same table: the table never heard them again)
+        self.told, self.chapters = [], [0]
         return self.ok([Say("new_game", {"count": len(self.config.players)})])
 
     # ------------------------------------------------------------------ voice

@@ -108,8 +108,10 @@ class TableSession:
         self.store.bind(successor_key(old_id), self.game_id)
         self.version = 0
         self.narrator = fresh
-        self.record(0, lobby)
-        return Reply(True, fresh.handle(Host("new_game")).cues)
+        # the new game's own "a new game" is in its log too, so a restored table says it
+        reply = fresh.handle(Host("new_game"))
+        self.record(0, [*lobby, Host("new_game")])
+        return Reply(True, reply.cues)
 
 
 def successor_key(game_id: str) -> str:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import string
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from speech import LANGUAGES, catalog
+from speech import LANGUAGES, catalog, units
 
 TEXT_DIR = Path(__file__).parent / "text"
 
@@ -16,8 +17,7 @@ TEXT_DIR = Path(__file__).parent / "text"
 def page_text(lang: str) -> dict[str, Any]:
     if lang not in LANGUAGES:
         lang = "en"
-    path = TEXT_DIR / f"{lang}.json"
-    with open(path if path.exists() else TEXT_DIR / "en.json", encoding="utf-8") as handle:
+    with open(TEXT_DIR / f"{lang}.json", encoding="utf-8") as handle:
         text = json.load(handle)
     text["roles"] = catalog(lang)["roles"]
     text["presets"] = catalog(lang)["presets"]
@@ -25,8 +25,24 @@ def page_text(lang: str) -> dict[str, Any]:
     text["protocols"] = catalog(lang)["protocols"]
     text["options"] = catalog(lang)["options"]
     text["values"] = catalog(lang)["values"]
+    text["games"] = catalog(lang)["games"]
     text["lang_names"] = LANGUAGE_NAMES
+    text["_lang"] = lang
     return text
+
+
+def counted(text: dict[str, Any], key: str, **params: Any) -> str:
+    """A page's words with a count in them: `{count:minutes}` takes the plural form the
+    language needs for that count, from the narrator's own units (speech.units)."""
+    return _CountFormatter(text["_lang"]).vformat(str(text[key]), (), params)
+
+
+class _CountFormatter(string.Formatter):
+    def __init__(self, lang: str):
+        self.lang = lang
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        return units(self.lang, format_spec, value) if format_spec else str(value)
 
 
 LANGUAGE_NAMES = {

@@ -47,6 +47,10 @@ class Link:
     host: bool = False
     device: str | None = None  # digest of the owning device's cookie
     lang: str = "en"
+    # a shared phone's link (pass the phones): the players whose secret turns it takes, in
+    # seat order (None: everyone's)
+    shared: bool = False
+    serves: list[str] | None = None
 
     def owned_by(self, device_id: str | None) -> bool:
         if self.device is None or device_id is None:

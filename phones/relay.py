@@ -26,6 +26,10 @@ from narrator.session import Binder, TableSession, current_log
 from narrator.table import LANGUAGES
 from phones.codes import new_code, normalize_code
 from phones.links import Link, link_key, new_token
+from phones.narration import line_text, told_count, told_game, told_items
+from phones.setup_form import FormError, SetupForm
+from phones.setup_form import describe as describe_setup
+from phones.setup_form import inputs_for as setup_inputs_for
 from store import PointerTaken, StoreError, new_game_id
 
 ROOM_KEY = "room:{code}"
@@ -184,15 +188,17 @@ class Relay:
 
     # ------------------------------------------------------------------ links
 
-    def open(self, token: Any, device: str | None, host: bool = False) -> Opened:
-        """Check a link: it exists, and this device owns it (the first to open it does)."""
+    def open(self, token: Any, device: str | None, host: bool = False,
+             shared: bool = False) -> Opened:
+        """Check a link: it exists, and this device owns it (the first to open it does).
+        `host`: only the host's link will do (or, with `shared`, a shared phone's too)."""
         if not isinstance(token, str) or not token:
             raise RelayError("bad_link", 404)
         text = self.store.lookup(link_key(token))
         if text is None:
             raise RelayError("bad_link", 404)
         link = Link.from_text(text)
-        if host and not link.host:
+        if host and not link.host and not (shared and link.shared):
             raise RelayError("bad_link", 404)
         if device is None:
             raise RelayError("no_device", 403)
@@ -504,6 +510,8 @@ class Relay:
             view["rating"] = narrator.config.rating()
             view["waiting"] = _waiting(narrator)
             view["next_to_pass"] = _next_to_pass(narrator)
+            if narrator.phase == "lobby":
+                view["setup"] = describe_setup(narrator)
             view = tagged(view)
             self._remember_view("host", opened, view)
             return dict(view)
@@ -530,12 +538,86 @@ class Relay:
                     if type(c).__name__ == "Say"]
             return {"said": said}
 
-    def pass_view(self, token: str, device: str | None, player: str | None) -> dict[str, Any]:
-        """Shared phones: who gets the device next, and (once they tap) only their turn."""
+    def host_setup(self, token: str, device: str | None, form: SetupForm) -> dict[str, Any]:
+        """One submitted set-up form: every input it makes, or (a bad form) none."""
+        opened = self.open(token, device, host=True)
+        game_id = opened.link.game_id
+        said: list[dict[str, Any]] = []
+        with self._lock(game_id):
+            narrator = self._current(opened).session.narrator
+            if narrator.phase != "lobby":
+                raise RelayError("game_started", 409)
+            try:
+                inputs = setup_inputs_for(narrator, form)
+            except FormError as problem:
+                raise RelayError(problem.reason, field=problem.field) from None
+            for inp in inputs:
+                with self._fed(game_id, inp, 400) as (_, reply):
+                    said += [{"key": c.key, "params": c.params} for c in reply.cues
+                             if type(c).__name__ == "Say"]
+        return {"said": said}
+
+    def remove_player(self, token: str, device: str | None, player: Any) -> dict[str, Any]:
+        """The host takes a player off the table before the game; their link dies with it
+        (a host who plays keeps hosting)."""
+        opened = self.open(token, device, host=True)
+        game_id = opened.link.game_id
+        seated: list[str] = []  # the name as the table spells it, found just before
+
+        def in_lobby(session: TableSession) -> None:
+            if session.narrator.phase != "lobby":
+                raise RelayError("game_started", 409)
+            found = session.narrator.config.find(player) if isinstance(player, str) else None
+            seated[:] = [found] if found else []
+
+        def unlinked(fed: TableSession) -> dict[str, str | None]:
+            pointer = PLAYER_LINK_KEY.format(game=game_id, player=seated[0])
+            old = self.store.lookup(pointer)
+            text = self.store.lookup(old) if old else None
+            if old is None or text is None:
+                return {pointer: None}
+            link = Link.from_text(text)
+            kept = Link(**{**link.__dict__, "player": None}).to_text() if link.host else None
+            return {pointer: None, old: kept}
+
+        with self._fed(game_id, Host("leave", player), 404, bind=unlinked, check=in_lobby):
+            return {"removed": seated[0]}
+
+    def told(self, token: str, device: str | None, since: int,
+             game: str | None = None) -> dict[str, Any]:
+        """What the table has heard since item `since` of the told list `game` (another
+        list, or none: from its start), for the host's page to say and caption."""
         opened = self.open(token, device, host=True)
         with self._lock(opened.link.game_id):
+            session = self._current(opened).session
+            narrator = session.narrator
+            current = told_game(session)
+            start = since if game == current else 0
+            public = narrator.public_view()
+            return {"game": current, "items": told_items(narrator, start),
+                    "next": told_count(narrator), "lang": narrator.lang,
+                    "phase": narrator.phase, "paused": narrator.paused,
+                    "timer": public.get("timer")}
+
+    def told_line(self, token: str, device: str | None, game: str, index: int
+                  ) -> tuple[str, str]:
+        """The text and language of one told line (for its audio): only a host link, and
+        only a line the table has heard."""
+        opened = self.open(token, device, host=True)
+        with self._lock(opened.link.game_id):
+            session = self._current(opened).session
+            text = line_text(session.narrator, index) if game == told_game(session) else None
+            if text is None:
+                raise RelayError("no_line", 404)
+            return text, session.narrator.lang
+
+    def pass_view(self, token: str, device: str | None, player: str | None) -> dict[str, Any]:
+        """Shared phones: who gets the device next, and (once they tap) only their turn."""
+        opened = self.open(token, device, host=True, shared=True)
+        serves = opened.link.serves
+        with self._lock(opened.link.game_id):
             narrator = self._current(opened).session.narrator
-            nxt = _next_to_pass(narrator)
+            nxt = _next_to_pass(narrator, serves)
             if player is None or player != nxt:
                 return tagged({"next": nxt, "phase": narrator.phase})
             mine = narrator.player_view(player)
@@ -544,14 +626,39 @@ class Relay:
 
     def pass_choose(self, token: str, device: str | None, player: Any, verb: Any,
                     target: Any) -> dict[str, Any]:
-        opened = self.open(token, device, host=True)
+        """A secret turn played on a shared phone. The answer holds what the player now
+        knows (the seer's answer, the pack), for the phone to show before it is passed
+        on: the player who just played is the one holding it."""
+        opened = self.open(token, device, host=True, shared=True)
+        serves = opened.link.serves
+
         def passed_to(session: TableSession) -> None:
-            if player != _next_to_pass(session.narrator) or not isinstance(verb, str):
+            if player != _next_to_pass(session.narrator, serves) or not isinstance(verb, str):
                 raise RelayError("not_your_turn", 409)
 
         with self._fed(opened.link.game_id, Tap(player, verb, target), 409,
                        check=passed_to) as (session, _):
-            return tagged({"next": _next_to_pass(session.narrator)})
+            narrator = session.narrator
+            return tagged({"next": _next_to_pass(narrator, serves), "player": player,
+                           "private": narrator.player_view(player).get("me")})
+
+    def add_shared_phone(self, token: str, device: str | None,
+                         serves: list[str] | None = None) -> str:
+        """A link for another device to take secret turns on (pass the phones), for the
+        players `serves` names (None: everyone)."""
+        opened = self.open(token, device, host=True)
+        narrator = opened.session.narrator
+        names = _players(narrator)
+        if serves is not None:
+            if not isinstance(serves, list) or not serves or any(
+                    name not in names for name in serves):
+                raise RelayError("unknown_player", 400)
+            serves = [name for name in names if name in serves]  # in seat order
+        shared = Link(opened.link.code, opened.link.game_id, None, lang=opened.link.lang,
+                      shared=True, serves=serves)
+        new = new_token()
+        self.store.bind(link_key(new), shared.to_text())
+        return new
 
 
 _STABLE_REASON = re.compile(r"[a-z][a-z_]{0,39}")
@@ -610,13 +717,15 @@ def _waiting(narrator: Narrator) -> dict[str, Any]:
     return {"players": [d.player for d in pending if d.player not in ("table", "clock")]}
 
 
-def _next_to_pass(narrator: Narrator) -> str | None:
+def _next_to_pass(narrator: Narrator, serves: list[str] | None = None) -> str | None:
+    """Who gets a shared phone next: the first player in seat order (of those the phone
+    serves) with a secret turn still to play."""
     game = narrator.game
     if (game is None or narrator.phase != "night"
             or getattr(game.options, "night_mode", None) != "pass_phones"):
         return None
-    pending = game.pending()
-    return pending[0].player if pending else None
+    pending = [d.player for d in game.pending() if serves is None or d.player in serves]
+    return pending[0] if pending else None
 
 
 def handle(relay: Relay, game_id: str, inp: Any) -> Reply:

@@ -37,15 +37,18 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from phones.i18n import page_text, pick_language
+from phones import handover
+from phones.i18n import counted, page_text, pick_language
 from phones.relay import Relay, RelayError
-from rules.wolf_village.presets import PRESETS
+from phones.setup_form import FormError, form_from_fields, form_from_json
+from speech import line
 
 DEVICE_COOKIE = "wv_device"
 DEVICE_HEADER = "X-Wolf-Device"
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+    "connect-src 'self'; media-src 'self'; form-action 'self'; base-uri 'none'; "
+    "frame-ancestors 'none'"
 )
 
 pages = Blueprint("pages", __name__)
@@ -57,7 +60,7 @@ limiter = Limiter(key_func=get_remote_address, storage_uri="memory://")
 class RedactTokens(logging.Filter):
     """Keeps private links out of every log line (werkzeug logs request paths)."""
 
-    PATTERN = re.compile(r"/(p|h|api/p|api/h)/[A-Za-z0-9_\-]{16,}")
+    PATTERN = re.compile(r"/(p|h|s|api/p|api/h|api/s)/[A-Za-z0-9_\-]{16,}")
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
@@ -130,8 +133,10 @@ def lang_of_request() -> str:
 
 
 def render(template: str, lang: str, status: int = 200, **context: Any) -> Response:
-    body = render_template(template, t=page_text(lang), lang=lang, presets=list(PRESETS),
-                           **context)
+    text = page_text(lang)
+    body = render_template(template, t=text, lang=lang,
+                           counted=lambda key, **params: counted(text, key, **params),
+                           say=lambda key, params=None: line(lang, key, params), **context)
     return make_response(body, status)
 
 
@@ -238,7 +243,8 @@ def host_part(token: str) -> Response:
     except RelayError as problem:
         return error_page(problem, lang_of_request())
     join_url = url_for("pages.join_page", code=view["room"], _external=True)
-    return render("host_part.html", view["lang"], view=view, token=token, join_url=join_url)
+    return render("host_part.html", view["lang"], view=view, token=token, join_url=join_url,
+                  reason=request.args.get("reason"))
 
 
 @pages.post("/h/<token>/do")
@@ -262,11 +268,32 @@ def host_do(token: str) -> Response:
         url = url_for("pages.player_page", token=new, _external=True)
         view = relay().host_view(token, device_id())
         return render("reissued.html", view["lang"], url=url, player=form.get("player"),
-                      token=token)
+                      token=token, qr=qr_data_uri(url))
     else:
         data = {"command": form.get("command"), "arg": command_arg(form)}
     try:
         relay().host_input(token, device_id(), kind, data)
+    except RelayError as problem:
+        return redirect(url_for("pages.host_page", token=token, reason=problem.reason), 303)
+    return redirect(url_for("pages.host_page", token=token), 303)
+
+
+@pages.post("/h/<token>/setup")
+def host_setup(token: str) -> Response:
+    """The whole set-up form at once (see phones/setup_form.py)."""
+    try:
+        relay().host_setup(token, device_id(), form_from_fields(request.form))
+    except FormError as problem:
+        return redirect(url_for("pages.host_page", token=token, reason=problem.reason), 303)
+    except RelayError as problem:
+        return redirect(url_for("pages.host_page", token=token, reason=problem.reason), 303)
+    return redirect(url_for("pages.host_page", token=token), 303)
+
+
+@pages.post("/h/<token>/remove")
+def host_remove(token: str) -> Response:
+    try:
+        relay().remove_player(token, device_id(), request.form.get("player", ""))
     except RelayError as problem:
         return redirect(url_for("pages.host_page", token=token, reason=problem.reason), 303)
     return redirect(url_for("pages.host_page", token=token), 303)
@@ -287,26 +314,151 @@ def command_arg(form: Any) -> Any:
     return arg
 
 
-@pages.get("/h/<token>/pass")
-def pass_page(token: str) -> Response:
+@pages.post("/h/<token>/handover")
+def host_handover(token: str) -> Response:
+    """A one-time code that moves hosting to another device (a page of its own: the code
+    is shown once, and only here)."""
+    try:
+        code = handover.offer(relay(), token, device_id())
+        lang = relay().host_view(token, device_id())["lang"]
+        room = relay().host_view(token, device_id())["room"]
+    except RelayError as problem:
+        return error_page(problem, lang_of_request())
+    url = url_for("pages.takeover_page", room=room, _external=True)
+    return render("handover.html", lang, code=code, room=room, url=url, token=token,
+                  qr=qr_data_uri(url), minutes=handover.VALID_SECONDS // 60)
+
+
+@pages.get("/host")
+def takeover_page() -> Response:
+    lang = lang_of_request()
+    return render("takeover.html", lang, room=request.args.get("room", ""))
+
+
+@pages.post("/host")
+@limit_guesses
+def takeover_form() -> Response:
+    lang = pick_language(request.form.get("lang"), request.headers.get("Accept-Language"))
+    try:
+        token = handover.take_over(relay(), request.form.get("room"), request.form.get("code"),
+                                   device_id())
+    except RelayError as problem:
+        return render("takeover.html", lang, problem.status, room=request.form.get("room", ""),
+                      reason=problem.reason)
+    return redirect(url_for("pages.host_page", token=token), 303)
+
+
+def qr_data_uri(url: str) -> str:
+    """A QR code as an inline image: a private link must not become an image's URL (it
+    would be fetched and logged as one)."""
+    return segno.make(url, error="m").svg_data_uri(scale=5, border=2)
+
+
+def _pass_urls(token: str, shared: bool) -> dict[str, Any]:
+    if shared:
+        return {"here": url_for("pages.shared_page", token=token),
+                "part": url_for("pages.shared_part", token=token),
+                "poll": url_for("api.api_shared", token=token), "back": None}
+    return {"here": url_for("pages.pass_page", token=token),
+            "part": url_for("pages.pass_part", token=token),
+            "poll": url_for("api.api_pass", token=token),
+            "back": url_for("pages.host_page", token=token)}
+
+
+def _pass_lang(token: str) -> str:
+    return relay().open(token, device_id(), host=True, shared=True).link.lang
+
+
+def _pass_get(token: str, shared: bool, template: str = "pass.html") -> Response:
     player = request.args.get("player")
     try:
         view = relay().pass_view(token, device_id(), player)
-        lang = relay().host_view(token, device_id())["lang"]
+        lang = _pass_lang(token)
     except RelayError as problem:
         return error_page(problem, lang_of_request())
-    return render("pass.html", lang, view=view, token=token)
+    return render(template, lang, view=view, token=token, **_pass_urls(token, shared))
+
+
+def _pass_post(token: str, shared: bool) -> Response:
+    verb = request.form.get("verb", "")
+    urls = _pass_urls(token, shared)
+    try:
+        done = relay().pass_choose(token, device_id(), request.form.get("player"), verb,
+                                   target_from_form(verb, request.form))
+        lang = _pass_lang(token)
+    except RelayError as problem:
+        return error_page(problem, lang_of_request())
+    # a page of its own (not a redirect): what the player learnt is shown once, to them
+    return render("pass.html", lang, view={}, done=done, token=token, **urls)
+
+
+@pages.get("/h/<token>/pass")
+def pass_page(token: str) -> Response:
+    return _pass_get(token, shared=False)
+
+
+@pages.get("/h/<token>/pass/part")
+def pass_part(token: str) -> Response:
+    return _pass_get(token, shared=False, template="pass_part.html")
 
 
 @pages.post("/h/<token>/pass")
 def pass_choose(token: str) -> Response:
-    verb = request.form.get("verb", "")
+    return _pass_post(token, shared=False)
+
+
+@pages.get("/s/<token>")
+def shared_page(token: str) -> Response:
+    """A shared phone the host added (pass the phones on several devices)."""
+    return _pass_get(token, shared=True)
+
+
+@pages.get("/s/<token>/part")
+def shared_part(token: str) -> Response:
+    return _pass_get(token, shared=True, template="pass_part.html")
+
+
+@pages.post("/s/<token>")
+def shared_choose(token: str) -> Response:
+    return _pass_post(token, shared=True)
+
+
+@pages.post("/h/<token>/shared")
+def host_add_shared(token: str) -> Response:
+    """A link for another shared phone, with its QR code, on a page of its own."""
+    serves = request.form.getlist("serves") or None
     try:
-        relay().pass_choose(token, device_id(), request.form.get("player"), verb,
-                            target_from_form(verb, request.form))
+        new = relay().add_shared_phone(token, device_id(), serves)
+        lang = relay().host_view(token, device_id())["lang"]
     except RelayError as problem:
-        return error_page(problem, lang_of_request())
-    return redirect(url_for("pages.pass_page", token=token), 303)
+        return redirect(url_for("pages.host_page", token=token, reason=problem.reason), 303)
+    url = url_for("pages.shared_page", token=new, _external=True)
+    return render("shared_added.html", lang, url=url, qr=qr_data_uri(url), token=token,
+                  serves=serves)
+
+
+@pages.get("/h/<token>/audio/<game>/<int:index>.wav")
+def line_audio(token: str, game: str, index: int) -> Response:
+    """One told line in the narrator's voice, for the host's page (see phones/audio.py)."""
+    try:
+        text, lang = relay().told_line(token, device_id(), game, index)
+    except RelayError as problem:
+        return jsonify(error=problem.reason), problem.status  # type: ignore[return-value]
+    try:
+        rendered = voices().render(lang, text)
+    except OSError:
+        # no voice on this server for the language: the page speaks it itself
+        return jsonify(error="no_voice"), 503  # type: ignore[return-value]
+    response = make_response(rendered.wav)
+    response.mimetype = "audio/wav"
+    response.headers["X-Wolf-Audio"] = "cached" if rendered.cached else "rendered"
+    return response
+
+
+def voices() -> Any:
+    from flask import current_app
+
+    return current_app.extensions["wolfvillage_voices"]
 
 
 QR_FORMATS = {"svg": ("image/svg+xml", 6), "png": ("image/png", 8)}
@@ -415,9 +567,73 @@ def api_host_input(token: str, kind: str) -> Response:
     return jsonify(relay().host_input(token, device_id(), kind, data))
 
 
+@api.post("/h/<token>/setup")
+def api_host_setup(token: str) -> Response:
+    try:
+        form = form_from_json(json_body())
+    except FormError as problem:
+        raise RelayError(problem.reason) from None
+    return jsonify(relay().host_setup(token, device_id(), form))
+
+
+@api.post("/h/<token>/remove")
+def api_host_remove(token: str) -> Response:
+    return jsonify(relay().remove_player(token, device_id(), json_body().get("player")))
+
+
+@api.post("/h/<token>/handover")
+def api_host_handover(token: str) -> Response:
+    code = handover.offer(relay(), token, device_id())
+    room = relay().host_view(token, device_id())["room"]
+    return jsonify(code=code, url=url_for("pages.takeover_page", room=room, _external=True),
+                   minutes=handover.VALID_SECONDS // 60)
+
+
+@api.post("/host")
+@limit_guesses
+def api_takeover() -> Response:
+    data = json_body()
+    token = handover.take_over(relay(), data.get("room"), data.get("code"), device_id())
+    return jsonify(host_token=token,
+                   host_url=url_for("pages.host_page", token=token, _external=True))
+
+
+@api.get("/h/<token>/told")
+def api_told(token: str) -> Response:
+    """The narrator's lines for the host's page to say: `since` (the first index wanted)
+    and `game` (the stored game the page was following)."""
+    since = request.args.get("since", "0")
+    if not since.isdigit():
+        raise RelayError("bad_request")
+    return jsonify(relay().told(token, device_id(), int(since), request.args.get("game")))
+
+
 @api.get("/h/<token>/pass")
 def api_pass(token: str) -> Response:
     return jsonify(relay().pass_view(token, device_id(), request.args.get("player")))
+
+
+@api.post("/h/<token>/shared")
+def api_add_shared(token: str) -> Response:
+    serves = json_body().get("serves")
+    new = relay().add_shared_phone(token, device_id(), serves)
+    return jsonify(token=new, url=url_for("pages.shared_page", token=new, _external=True))
+
+
+@api.get("/s/<token>")
+def api_shared(token: str) -> Response:
+    view = relay().pass_view(token, device_id(), request.args.get("player"))
+    since = request.args.get("since")
+    if since is not None and since == str(view["version"]):
+        return Response(status=204)
+    return jsonify(view)
+
+
+@api.post("/s/<token>")
+def api_shared_choose(token: str) -> Response:
+    data = json_body()
+    return jsonify(relay().pass_choose(token, device_id(), data.get("player"),
+                                       data.get("verb"), data.get("target")))
 
 
 # ---------------------------------------------------------------------- the poll fast path
@@ -528,6 +744,11 @@ def secret_key() -> str:
 def init_app(app: Flask, relay_obj: Relay) -> None:
     """Mount the relay's pages and API on an app (the Alexa endpoint shares the app)."""
     app.extensions["wolfvillage_relay"] = relay_obj
+    from phones.audio import LineVoices
+
+    cache = app.config.get("VOICE_CACHE")
+    app.extensions["wolfvillage_voices"] = LineVoices(
+        Path(cache) if cache else None, app.config.get("VOICE_MODELS"))
     if not app.config.get("SECRET_KEY"):
         # Flask's own config already holds SECRET_KEY = None, so setdefault would never set it
         app.config["SECRET_KEY"] = secret_key()
@@ -554,7 +775,7 @@ def init_app(app: Flask, relay_obj: Relay) -> None:
     @app.after_request
     def security_headers(response: Response) -> Response:
         response.headers.update(SECURITY_HEADERS)
-        if request.path.startswith(("/p/", "/h/", "/api/")):
+        if request.path.startswith(("/p/", "/h/", "/s/", "/api/")):
             response.headers.update([PRIVATE_PAGE_HEADER])
         if g.get("new_device"):
             response.set_cookie(DEVICE_COOKIE, g.device, max_age=60 * 60 * 24 * 365,

@@ -314,8 +314,11 @@ def resolve_player(lang: str, heard: str, names: list[str]) -> tuple[str | None,
     if said in folded:
         return folded[said], 1.0
     words = said.split(" ")
+    # "seat three", "number three" and a bare "three" name the player in seat 3
     if len(words) == 2 and words[0] in SEAT_WORDS.get(lang, ()) + SEAT_WORDS["en"]:
-        seat = parse_number(lang, words[1])
+        words = words[1:]
+    if len(words) == 1:
+        seat = parse_number(lang, words[0])
         if seat is not None and 1 <= seat <= len(names):
             return names[seat - 1], 1.0
     best, score = None, 0.0

@@ -26,7 +26,7 @@ from rules.core import Decision
 from speech import line
 from speech.understanding import LOCALE_FOR_LANG, MODELS_DIR
 from store import open_store
-from wolfvillage.console import Console
+from wolfvillage.console import Console, words_for
 
 NAMES = ["Ana", "Ben", "Cal", "Dan", "Eve", "Fay", "Gil", "Hal", "Ivo", "Jon"]
 ROOT = Path(__file__).resolve().parents[1]
@@ -243,3 +243,133 @@ def test_listen_intents_come_from_the_model():
     heard = console.hear("add Zoe")
     assert heard.intent == "JoinIntent" and heard.slots == {"player": "Zoe"}
     assert isinstance(n.listening(), Listen | type(None))
+
+
+# ---------------------------------------------------------------------- issue 11
+
+
+def console_on(tmp_path: Path, lang: str = "en", players: int = 8, preset: str = "classic",
+               seed: int = 3, **kwargs: object) -> tuple[Console, io.StringIO]:
+    from wolfvillage.cli import build_parser
+    from wolfvillage.console import setup_inputs
+
+    args = ["--lang", lang, "--players", ",".join(NAMES[:players]), "--preset", preset,
+            "--seed", str(seed), "--start"]
+    parsed = build_parser().parse_args(["console", *args])
+    out = io.StringIO()
+    store = open_store(f"sqlite:///{tmp_path}/{lang}-{seed}.db")
+    console = Console(TableSession.create(store, f"t{lang}{seed}", Narrator(lang, seed=seed)),
+                      out, **kwargs)
+    for inp in setup_inputs(parsed):
+        console.emit(console.session.handle(inp).cues)
+    return console, out
+
+
+def typed(console: Console, out: io.StringIO, text: str) -> list[str]:
+    """What the console prints for one typed line."""
+    start = len(out.getvalue())
+    console.feed(text)
+    return out.getvalue()[start:].splitlines()
+
+
+def test_no_false_error_at_start_the_set_up_is_heard_for_the_seated_table(tmp_path):
+    """`--players <8 names> --preset classic`: the rating, not «for 8 to 20 players»."""
+    done = run_console(["--players", ",".join(NAMES[:8]), "--preset", "classic", "--seed",
+                        "1"], "", f"sqlite:///{tmp_path}/g.db")
+    assert done.returncode == 0, done.stderr
+    said = done.stdout.splitlines()
+    assert line("en", "preset_range", {"preset": "classic", "min": 8, "max": 20}) not in said
+    assert line("en", "preset_set", {"preset": "classic", "rating": "balanced"}) in said or any(
+        text.startswith("Set-up: Classic.") for text in said), said
+    # the players were seated first
+    assert said.index(next(s for s in said if s.startswith("Set-up"))) == 8
+
+
+def test_a_refused_tap_always_prints_why_and_names_no_other_turn(tmp_path):
+    console, out = console_on(tmp_path)
+    n = console.narrator
+    console.feed("ready")
+    roles = {p: n.game.current_role(p) for p in n.game.players}
+    wolf = next(p for p, r in roles.items() if r == "werewolf")
+    other_wolf = next(p for p, r in roles.items() if r == "werewolf" and p != wolf)
+    villager = next(p for p, r in roles.items() if r == "villager")
+    cupid = next(p for p, r in roles.items() if r == "cupid")
+    before = console.session.version
+    # cupid is called first: a werewolf's tap is out of turn, and says only that
+    said = typed(console, out, f"@{wolf} kill {villager}")
+    assert said == [f"(?) it is not {wolf}'s turn to kill"]
+    # an unknown verb, an unknown player
+    said = typed(console, out, f"@{wolf} frobnicate {villager}")
+    assert len(said) == 1 and "'frobnicate' is not a tap verb" in said[0]
+    assert "kill" in said[0] and "inspect" in said[0]
+    assert typed(console, out, f"@Zed link {wolf} {villager}") == [
+        "(?) there is no player called Zed"]
+    assert console.session.version == before
+    # the werewolves' call: a wolf who bites himself is told the rules' reason
+    typed(console, out, f"@{cupid} link {wolf} {villager}")
+    typed(console, out, f"+{n.call_pause:g}s")  # cupid's call is held open its full time
+    said = typed(console, out, f"@{wolf} kill {wolf}")
+    assert len(said) == 1 and said[0].startswith("(?) not taken: ") and "pack" in said[0]
+    for text in out.getvalue().splitlines():
+        if text.startswith("(?)"):
+            assert other_wolf not in text, text
+
+
+def test_the_console_never_names_who_is_awaited_at_night(tmp_path):
+    """«(waiting on the phones of Cal, Dan)» named the pack: the night's waits name nobody."""
+    for mode in ("narrated", "all_at_once", "pass_phones"):
+        args = ["--players", ",".join(NAMES[:8]), "--preset", "classic", "--night-mode", mode,
+                "--voting", "phones", "--seed", "7", "--start"]
+        (tmp_path / mode).mkdir()
+        _, printed = make_script(tmp_path / mode, "en", args, seed=3)
+        waits = [t for t in printed.splitlines() if t.startswith("(waiting")]
+        assert waits, mode
+        for text in waits:
+            if text != "(waiting for the secret choices on the phones)":
+                # the day's votes on the phones: every living voter, which is public
+                assert text.startswith("(waiting for the votes on the phones of "), text
+
+
+def test_another_language_takes_its_own_tap_verbs_commands_and_phrases(tmp_path):
+    """`--lang es`: «@Ana matar Cal», «/empezar», «listo»; the console speaks Spanish."""
+    args = ["--lang", "es", "--players", ",".join(NAMES[:8]), "--preset", "classic",
+            "--voting", "phones", "--seed", "5"]
+    english, _ = make_script(tmp_path, "es", [*args, "--start"], seed=6)
+    words = words_for("es")
+    spanish = []
+    for text in english:
+        if text.startswith("@"):
+            player, verb, *rest = text.split()
+            rest = [{"heal": words.shown_words["heal"], "poison": words.shown_words["poison"],
+                     "nobody": words.shown_words["nobody"]}.get(w, w) for w in rest]
+            text = " ".join([player, words.shown_verbs[verb], *rest])
+        spanish.append(text)
+    assert any(t.startswith("@") and " matar " in t for t in spanish)
+    store = f"sqlite:///{tmp_path}/es.db"
+    done = run_console(args, "/empezar\n" + "\n".join(spanish) + "\n", store)
+    assert done.returncode == 0, done.stderr
+    assert "(?)" not in done.stdout, done.stdout
+    assert done.stderr.startswith("(partida ")
+    said = done.stdout.splitlines()
+    assert line("es", "game_starts", {"count": 8}) in said
+    assert any(line("es", f"win_{w}") == t for t in said
+               for w in ("village", "werewolves", "jester", "fox")) or any(
+        "enamorados" in t for t in said)
+
+
+def test_help_lists_the_languages_words_and_quit_leaves(tmp_path):
+    store = f"sqlite:///{tmp_path}/h.db"
+    done = run_console(["--lang", "es", "--players", ",".join(NAMES[:5]), "--seed", "2"],
+                       "ayuda\n/help\nsalir\nempieza la partida\n", store)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.count("Cómo jugar en la consola:") == 2
+    for word in ("matar", "mirar", "pociones", "/empezar", "/reparto", "salir",
+                 "reparte las cartas", "voto por Ana"):
+        assert word in out, word
+    # nothing after `salir` was read: the game never started
+    assert line("es", "game_starts", {"count": 5}) not in out
+    assert "(la partida está guardada)" in done.stderr
+    done = run_console(["--players", "Ana,Ben,Cal,Dan"], "/quit\nstart the game\n", store)
+    assert "(the game is saved)" in done.stderr
+    assert line("en", "game_starts", {"count": 4}) not in done.stdout

@@ -222,20 +222,33 @@ def submit_random_choice(phone: Phone, rng: random.Random) -> tuple[str, object]
 
 
 def host_press(host: Page, command: str) -> None:
-    """Press one of the host's buttons (by the command or intent it sends)."""
-    with host.expect_navigation():
+    """Press one of the host's buttons (by the command or intent it sends). The page sends
+    it without leaving (the narrator on the page keeps talking) and redraws itself."""
+    with host.expect_response(lambda r: r.request.method == "POST" and "/do" in r.url):
         host.locator(f'#live button[data-command="{command}"]').click()
+    catch_up(host)
     no_refusal(host)
 
 
 def host_save(host: Page, select_id: str, value: str) -> None:
-    """Choose a value in one of the host's set-up forms and save it."""
-    select = host.locator(f"#{select_id}")
-    select.select_option(value)
-    with host.expect_navigation():
-        host.locator("form", has=select).get_by_role("button").click()
+    """Change one field of the host's set-up form: the page sends the whole form at once
+    (no Save button) and redraws itself with what the narrator made of it."""
+    field = (host.locator(f'#setup input[name="preset"][value="{value}"]') if select_id == "preset"
+             else host.locator(f"#{select_id}"))
+    if (field.is_checked() if select_id == "preset" else field.input_value() == value):
+        return  # already so: a change that changes nothing sends nothing
+    with host.expect_response(lambda r: r.url.endswith("/setup") and r.request.method == "POST"):
+        if select_id == "preset":
+            host.locator(f'#setup input[name="preset"][value="{value}"]').check()
+        else:
+            host.locator(f"#{select_id}").select_option(value)
+    wait_for_version(host, server_version(host))
     no_refusal(host)
-    expect(host.locator(f"#{select_id}")).to_have_value(value)
+    if select_id == "preset":
+        expect(host.locator("#setup-summary [data-choice]")).to_have_attribute(
+            "data-choice", value)
+    else:
+        expect(host.locator(f"#{select_id}")).to_have_value(value)
 
 
 def decode_qr(host: Page) -> str:
@@ -468,7 +481,8 @@ def test_a_whole_game_on_phones(browser: Browser, server: Server) -> None:
 
         # the host's set-up: classic, votes on the phones, no debate clock
         host_save(host, "preset", "classic")
-        expect(host.locator(".rating[data-rating]")).not_to_have_attribute("data-rating", "")
+        expect(host.locator("#setup-summary .rating[data-rating]")).not_to_have_attribute(
+            "data-rating", "")
         host_save(host, "protocol", "phones")
         host_save(host, "clock", "0")
         winners = play_game(host, phones, rng, done)

@@ -44,9 +44,11 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _hear(args: argparse.Namespace) -> int:
+    from local_voice.enrollment import BadClip, Voiceprints
     from local_voice.hearing import EXPECT, understand_audio
     from local_voice.recognizers import make_recognizer
     from local_voice.voices import Audio
+    from local_voice.whisper import ModelMissing
 
     try:
         with open(args.file, "rb") as handle:
@@ -58,11 +60,28 @@ def _hear(args: argparse.Namespace) -> int:
         print(f"wolfvillage hear: {args.file} is not a WAV file: {problem}", file=sys.stderr)
         return 1
     names = [n.strip() for n in args.names.split(",") if n.strip()]
+    clips: list = []
+    if args.enroll:
+        try:
+            prints = Voiceprints.folder_of(args.enroll)
+            names = names or prints.names()
+            clips = list(prints.items([n for n in names if prints.path(n).is_file()]))
+        except (OSError, BadClip) as problem:
+            print(f"wolfvillage hear: --enroll: {problem}", file=sys.stderr)
+            return 1
+    whisper = args.whisper
+    if whisper == "auto":
+        whisper = "tiny.en" if args.lang == "en" else "base"
     try:
-        recognizer = make_recognizer(args.recognizer, args.model)
-    except (ValueError, OSError) as problem:
+        recognizer = make_recognizer(args.recognizer, args.model,
+                                     None if whisper == "none" else whisper, args.lang)
+    except (ValueError, OSError, ModelMissing) as problem:
         print(f"wolfvillage hear: {problem}", file=sys.stderr)
         return 1
+    enroll = getattr(recognizer, "enroll", None)
+    for name, samples in clips:
+        if enroll is not None:
+            enroll(name, samples, args.lang)
     hearing = understand_audio(audio, recognizer, args.lang, names, EXPECT[args.expect])
     json.dump(hearing.to_json(), sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
@@ -124,6 +143,11 @@ def build_parser() -> argparse.ArgumentParser:
                       choices=["vote", "elect", "yesno", "ready", "hands", "any"])
     hear.add_argument("--recognizer", default="pocketsphinx", choices=["pocketsphinx", "vosk"])
     hear.add_argument("--model", default=None, help="a Vosk (or PocketSphinx) model folder")
+    hear.add_argument("--whisper", default="auto",
+                      help="the back-up recogniser: tiny.en, base, a CTranslate2 Whisper "
+                      "folder, or none (auto: tiny.en for English, base otherwise)")
+    hear.add_argument("--enroll", default=None, metavar="DIR",
+                      help="players' clips of their own names, DIR/<Name>.wav (16 kHz mono)")
     hear.set_defaults(run=_hear)
 
     say = verbs.add_parser("say", help="speak one line into a WAV file")

@@ -243,7 +243,8 @@ class WolfVillageScript(Script):
     def _called(self, name: str) -> bool:
         """Whether `name` is woken by the call in progress and has not answered it yet."""
         game = self.narrator.game
-        if self.night.calling is None or game.current_role(name) != self.night.calling:
+        if (self.night.calling is None or name not in game.seat
+                or game.current_role(name) != self.night.calling):
             return False
         return self.held is None or self.held[0] != name
 
@@ -344,12 +345,14 @@ class WolfVillageScript(Script):
                 intents += ("HandsTieIntent",)
             return [Say(key), Listen(intents, None, names=names)]
         voters = [d.player for d in game.pending() if d.action == verb]
+        # the vote is just opening: nobody has answered yet
+        first = len(voters) == len([name for name in names if game.can_vote(name)])
         if protocol == "phones":
+            # said once, when the vote opens: the phones then just wait for each other
             said = "vote_now_phones" if self.after_time_up else f"{intro}_phones"
-            return [Say(said), Wait(tuple(voters), verb)]
+            return [*([Say(said)] if first else []), Wait(tuple(voters), verb)]
         # roll call: ask the first voter who has not answered, in seat order
         voter = voters[0]
-        first = len(voters) == len([name for name in names if game.can_vote(name)])
         cues: list[Cue] = [Say(intro)] if first and not self.after_time_up else []
         cues += [Say("ask_vote" if verb == "vote" else "ask_elect", {"name": voter}),
                  Listen((*NAME_ANSWER, "NobodyIntent", "SkipIntent"), voter, names=names)]

@@ -1,62 +1,104 @@
-// Refresh the live part of a page when the table moves on; tick the debate clock.
+// Refresh the live part of a page when the table moves on (time passing is narrator.js's).
 // Plain JavaScript, no framework; pages work without it (forms post normally).
 (function () {
   "use strict";
+  document.documentElement.classList.add("js");
   var live = document.getElementById("live");
   if (!live || !live.dataset.poll) { return; }
   var version = live.dataset.version;
   var busy = false;
-  var lastTick = Date.now();
 
   function filling() {
     // someone is filling in their choice: leave the form alone until they send it
     var form = live.querySelector("form.turn");
-    return Boolean(form) && (form.contains(document.activeElement) ||
-      form.querySelector("input:checked:not([value=''])") !== null);
+    if (form && (form.contains(document.activeElement) ||
+        form.querySelector("input:checked:not([value=''])") !== null)) { return true; }
+    // the host is typing a card count: the page is redrawn once it is sent
+    var setup = live.querySelector("form#setup");
+    var active = document.activeElement;
+    return Boolean(setup) && setup.contains(active) && active.type === "number" && setup.dataset.dirty === "1";
   }
 
-  function refresh() {
-    if (busy || filling()) { return; }
+  function refresh(force, reason) {
+    if (busy || (!force && filling())) { return; }
     busy = true;
     fetch(live.dataset.poll + "?since=" + encodeURIComponent(version), {credentials: "same-origin"})
       .then(function (answer) {
-        if (answer.status === 204) { return null; }
+        if (answer.status === 204 && !force) { return null; }
+        if (answer.status === 204) { return {version: version}; }
         if (!answer.ok) { throw new Error(String(answer.status)); }
         return answer.json();
       })
       .then(function (view) {
         if (!view) { return null; }
         version = String(view.version);
-        return fetch(live.dataset.part, {credentials: "same-origin"})
+        var part = live.dataset.part + (reason ? "?reason=" + encodeURIComponent(reason) : "");
+        return fetch(part, {credentials: "same-origin"})
           .then(function (answer) { return answer.text(); })
           .then(function (html) {
             // the answer may come back after someone started choosing: try again later
-            if (filling()) { version = live.dataset.version; return; }
+            if (!force && filling()) { version = live.dataset.version; return; }
+            var focused = document.activeElement && document.activeElement.id;
+            // a card turned face up (or a section opened) stays so through a redraw
+            var opened = {};
+            live.querySelectorAll("details[id]").forEach(function (d) { opened[d.id] = d.open; });
             live.innerHTML = html;
+            Object.keys(opened).forEach(function (id) {
+              var d = document.getElementById(id);
+              if (d) { d.open = opened[id]; }
+            });
             live.dataset.version = version;
+            if (focused && document.getElementById(focused)) { document.getElementById(focused).focus(); }
           });
       })
       .catch(function () { /* offline for a moment: try again at the next beat */ })
       .then(function () { busy = false; });
   }
 
-  function tick() {
-    // the host's page lets time pass while the narrator's timer runs (the debate clock,
-    // a night call held open)
-    if (!live.dataset.tick) { return; }
-    var timer = live.querySelector("[data-timer]");
-    var now = Date.now();
-    var seconds = Math.round((now - lastTick) / 1000);
-    if (timer && seconds >= 1) {
-      lastTick = now;
-      fetch(live.dataset.tick, {method: "POST", credentials: "same-origin",
-        headers: {"Content-Type": "application/json"}, body: JSON.stringify({seconds: seconds})})
-        .catch(function () {});
-    } else if (!timer) {
-      lastTick = now;
-    }
+  // the host's set-up: every change is sent at once, and the page shows what it made
+  live.addEventListener("input", function (event) {
+    var setup = event.target.form;
+    if (setup && setup.id === "setup") { setup.dataset.dirty = "1"; }
+  });
+  function send(form, submitter) {
+    // post a form without leaving the page, then show what it made; a refusal comes back
+    // as the host's page with the reason in its address
+    var body = new FormData(form);
+    if (submitter && submitter.name) { body.append(submitter.name, submitter.value); }
+    busy = true;
+    var reason = null;
+    fetch(form.action, {method: "POST", credentials: "same-origin", body: body})
+      .then(function (answer) { reason = new URL(answer.url).searchParams.get("reason"); })
+      .catch(function () {})
+      .then(function () { busy = false; refresh(true, reason); });
+  }
+
+  live.addEventListener("change", function (event) {
+    var setup = event.target.form;
+    if (!setup || setup.id !== "setup") { return; }
+    setup.dataset.dirty = "";
+    send(setup, null);
+  });
+  live.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.hasAttribute("data-fetch") && form.id !== "setup") { return; }
+    event.preventDefault();
+    if (event.submitter) { event.submitter.disabled = true; }  // one tap, one command
+    send(form, event.submitter);
+  });
+
+  // the debate clock counts down between two answers of the server (display only: the
+  // narrator's own timer runs on the host page's ticks)
+  function countdown() {
+    live.querySelectorAll("[data-countdown]").forEach(function (clock) {
+      var left = Math.max(0, Number(clock.dataset.countdown) - 1);
+      clock.dataset.countdown = String(left);
+      var shown = clock.querySelector(".left");
+      if (shown) { shown.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0"); }
+      clock.classList.toggle("up", left === 0);
+    });
   }
 
   setInterval(refresh, 1500);
-  setInterval(tick, 1000);
+  setInterval(countdown, 1000);
 })();

