@@ -477,6 +477,7 @@ class Relay:
         if "timer" in public:
             view["timer"] = public["timer"]  # the debate clock, or a night call held open
         if narrator.game is not None:
+            view["game"] = narrator.config.ruleset  # which game's page parts to show
             view["public"] = public.get("game")
             view["story"] = public.get("story", [])  # the lines every screen may show
             if link.player is not None:
