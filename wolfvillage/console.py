@@ -43,9 +43,10 @@ PLAIN_COMMANDS = {
     "skip": "skip_clock",
     "new": "new_game",
 }
-ARG_COMMANDS = ("join", "leave", "preset", "protocol", "language", "clock", "option")
-# the day's waits name nobody secret: every living voter votes
-PUBLIC_WAITS = ("vote", "elect")
+ARG_COMMANDS = ("join", "leave", "game", "preset", "protocol", "language", "clock", "option")
+# the day's waits name nobody secret: every living voter votes (and Werewords' werewolves
+# point at the seer once they have shown themselves)
+PUBLIC_WAITS = ("vote", "elect", "guess_seer")
 TIME = re.compile(r"^\+(?:(\d+)m)?(?:(\d+)s?)?$")
 _STABLE_REASON = re.compile(r"[a-z][a-z_]{0,39}")
 # the intents whose phrases `help` shows, in this order
@@ -68,6 +69,7 @@ class Words:
     verbs: dict[str, str]  # folded word -> the rules' verb
     words: dict[str, str]  # folded word -> heal, poison, nobody, on, off
     commands: dict[str, str]  # folded word -> command
+    tokens: dict[str, str]  # folded word -> a Werewords token (yes, no, maybe, ...)
     shown_verbs: dict[str, str]  # verb -> the word `help` shows
     shown_words: dict[str, str]
     shown_commands: dict[str, str]
@@ -85,6 +87,9 @@ class Words:
     def command(self, word: str) -> str | None:
         return self.commands.get(fold(word))
 
+    def token(self, word: str) -> str | None:
+        return self.tokens.get(fold(word))
+
 
 def _load(lang: str) -> dict[str, Any]:
     with open(TEXT_DIR / f"{lang}.json", encoding="utf-8") as handle:
@@ -98,15 +103,17 @@ def words_for(lang: str) -> Words:
     own = _load(lang) if lang != "en" else english
     tables: dict[str, dict[str, str]] = {}
     shown: dict[str, dict[str, str]] = {}
-    for section in ("verbs", "words", "commands"):
+    for section in ("verbs", "words", "commands", "tokens"):
         table: dict[str, str] = {}
         for doc in (english, own):  # the language's own words win a clash
-            for ident, spellings in doc[section].items():
+            for ident, spellings in doc.get(section, {}).items():
                 for spelling in spellings:
                     table[fold(spelling)] = ident
         tables[section] = table
-        shown[section] = {ident: spellings[0] for ident, spellings in own[section].items()}
-    return Words(lang, tables["verbs"], tables["words"], tables["commands"], shown["verbs"],
+        shown[section] = {ident: spellings[0]
+                          for ident, spellings in own.get(section, {}).items()}
+    return Words(lang, tables["verbs"], tables["words"], tables["commands"], tables["tokens"],
+                 shown["verbs"],
                  shown["words"], shown["commands"], {**english["messages"], **own["messages"]})
 
 
@@ -132,6 +139,12 @@ def parse_tap(text: str, words: Words | None = None) -> Tap:
         if "poison" in meaning[:-1]:
             poison = rest[meaning.index("poison") + 1]
         return Tap(player, verb, {"heal": heal, "poison": poison})
+    if verb == "answer":
+        # Werewords' mayor: `@Cal answer yes Ana` (the token, then who asked)
+        token = words.token(rest[0]) if rest else None
+        if token is None or len(rest) < 2:
+            raise ValueError(words.say("bad_answer"))
+        return Tap(player, verb, {"to": " ".join(rest[1:]), "token": token})
     target: Any = " ".join(rest) if rest else None
     if isinstance(target, str) and words.word(target) == "nobody":
         target = None
@@ -276,6 +289,8 @@ class Console:
             return Host("clock", int(arg) * 60)
         if command == "preset":
             return Host("preset", self._ident(arg, "presets"))
+        if command == "game":
+            return Host("game", self._ident(arg, "games"))
         if command == "protocol":
             return Host("protocol", self._ident(arg, "protocols"))
         if command == "language":
