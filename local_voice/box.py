@@ -20,6 +20,7 @@ from local_voice.hearing import Hearing, Listening, understand_audio
 from local_voice.recognizers import Recognizer
 from local_voice.voices import Audio, CachedVoice, Voice
 from narrator import Clock, Heard, Listen, Pause, Say, Tick
+from narrator.cues import Record
 from narrator.narrator import ALWAYS, LOBBY_INTENTS
 from narrator.protocols import NOBODY_ANSWER
 from phones.relay import Relay, handle
@@ -154,7 +155,13 @@ class Box:
     def perform(self, cues: list[Any]) -> None:
         sentences: list[tuple[str, float]] = []
         for cue in cues:
-            if isinstance(cue, Say):
+            if isinstance(cue, Record):
+                # "Ana, please say your name": said first, then the box listens for it
+                if sentences:
+                    self.mouth.say(sentences)
+                    sentences = []
+                self.record_name(cue.player)
+            elif isinstance(cue, Say):
                 sentences.append((line(self.lang, cue.key, cue.params), 0.0))
             elif isinstance(cue, Pause):
                 if sentences:

@@ -17,8 +17,6 @@ from typing import Any
 
 from local_voice.config import BoxConfig
 
-CURRENT = "box:current"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", default=None, help="a box.toml (see docs/raspberry-pi.md)")
@@ -121,7 +119,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def serve_box(config: BoxConfig, new_room: bool = False) -> int:
-    import segno
     from waitress.server import create_server
 
     from local_voice.box import Box, VoiceMouth, make_voice
@@ -138,16 +135,11 @@ def serve_box(config: BoxConfig, new_room: bool = False) -> int:
     threading.Thread(target=server.run, daemon=True).start()
     url = f"http://{lan_address()}:{config.port}"
 
-    game_id = None if new_room else store.lookup(CURRENT)
-    code = store.lookup(f"box:code:{game_id}") if game_id else None
-    if game_id is None or code is None:
-        code, _ = relay.create_room(config.language)
-        game_id = store.lookup(f"room:{code}")
-        store.bind(CURRENT, game_id)
-        store.bind(f"box:code:{game_id}", code)
-    join = f"{url}/j/{code}"
-    print(f"Wolf Village: join at {join} (room code {code})", flush=True)
-    segno.make(join).terminal(compact=True)
+    from wolfvillage.phones_only import open_room, show_room
+
+    game_id, code, host_token, handover_code = open_room(relay, config, new_room)
+    print("Wolf Village.", flush=True)
+    show_room(sys.stdout, url, code, host_token, handover_code, host_narrates=False)
 
     speaker = Speaker(config.output_device)
     voice = make_voice(config.language, config.piper, _cache_dir())
@@ -162,6 +154,12 @@ def serve_box(config: BoxConfig, new_room: bool = False) -> int:
     box = Box(relay, game_id, ears, mouth, recognizer, config.language, config.confidence,
               voiceprints=Voiceprints.for_game(game_id))
     box.load_voiceprints()
+    from narrator import Host
+    from phones.relay import handle
+
+    # a box that listens: the narrator asks each player who joins to say their name for it
+    # (and the host's page may ask again), and the host's page leaves the speaking to it
+    handle(relay, game_id, Host("ears", True))
     box.spoken = relay.session(game_id).version
     from narrator import Say
 

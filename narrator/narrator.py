@@ -295,7 +295,8 @@ class Narrator:
             cfg.players.remove(name)
             return self.ok([Say("left", {"name": name, "count": len(cfg.players)})])
         if command == "seats":
-            if not isinstance(arg, list) or sorted(arg) != sorted(cfg.players):
+            if (not isinstance(arg, list) or not all(isinstance(n, str) for n in arg)
+                    or sorted(arg) != sorted(cfg.players)):
                 return self.refuse("not_understood")
             cfg.players = list(arg)
             return self.ok([])
@@ -304,19 +305,19 @@ class Narrator:
         if command == "game":
             return self._choose_game(arg)
         if command == "protocol":
-            if arg not in PROTOCOLS:
+            if not isinstance(arg, str) or arg not in PROTOCOLS:
                 return self.refuse("not_understood")
             cfg.protocol = arg
             return self.ok([Say("protocol_set", {"protocol": arg})])
         if command == "clock":
-            if arg not in CLOCKS:
+            if type(arg) is not int or arg not in CLOCKS:
                 return self.refuse("bad_clock")
             cfg.clock = arg
             if not arg:
                 return self.ok([Say("clock_none")])
             return self.ok([Say("clock_set", {"minutes": arg // 60})])
         if command == "language":
-            if arg not in LANGUAGES:
+            if not isinstance(arg, str) or arg not in LANGUAGES:
                 return self.refuse("not_understood")
             self.lang = arg
             return self.ok([Say("language_set")])
@@ -435,9 +436,10 @@ class Narrator:
         if mine is not None:
             return mine
         if heard.intent == "ClockIntent":
-            minutes = slots.get("minutes")
-            seconds = 0 if minutes in (None, "", "0") else (
-                int(minutes) * 60 if str(minutes).isdigit() else -1
+            minutes = str(slots.get("minutes") or "")
+            # isdigit() is also true of "²" and other digits that int() does not read
+            seconds = 0 if minutes in ("", "0") else (
+                int(minutes) * 60 if minutes.isascii() and minutes.isdigit() else -1
             )
             return self._lobby("clock", seconds)
         mapping = {

@@ -52,4 +52,5 @@ class TableConfig:
             "protocol": self.protocol,
             "clock": self.clock,
             "host": self.host,
+            "ears": self.ears,
         }

@@ -2,26 +2,23 @@
 
 No vowels (so no word, rude or otherwise, can come out) and none of the letters that are
 confused with digits or each other when read from a screen or heard (I, L, O, Q, U, V, Y).
-17 letters give 83,521 codes; guessing is rate-limited by the web layer.
+17 letters give 83,521 codes. Wrong guesses are counted per address (`phones.limits`), and
+a room that is finished or idle gives its code back (`phones.relay`, docs/store.md).
 """
 
 from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable
 
 ALPHABET = "BCDFGHJKMNPRSTWXZ"
 LENGTH = 4
 _SHAPE = re.compile(f"^[{ALPHABET}]{{{LENGTH}}}$")
 
 
-def new_code(taken: Callable[[str], bool], attempts: int = 200) -> str:
-    for _ in range(attempts):
-        code = "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
-        if not taken(code):
-            return code
-    raise RuntimeError("no free room code; too many rooms are open")
+def draw_code() -> str:
+    """A code drawn at random (it may be taken: the caller claims it in the store)."""
+    return "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
 
 
 def normalize_code(text: object) -> str | None:

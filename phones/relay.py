@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import math
 import re
 import secrets
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -24,16 +26,28 @@ from narrator.cues import input_from_json
 from narrator.narrator import Reply
 from narrator.session import Binder, TableSession, current_log
 from narrator.table import LANGUAGES
-from phones.codes import new_code, normalize_code
+from phones.codes import draw_code, normalize_code
 from phones.links import Link, link_key, new_token
 from phones.narration import line_text, told_count, told_game, told_items
 from phones.setup_form import FormError, SetupForm
 from phones.setup_form import describe as describe_setup
 from phones.setup_form import inputs_for as setup_inputs_for
-from store import PointerTaken, StoreError, new_game_id
+from rules.names import name_problem, normal_name
+from store import GameNotFound, PointerTaken, StoreError, new_game_id
+
+log = logging.getLogger("wolfvillage.relay")
 
 ROOM_KEY = "room:{code}"
 CLAIM_ATTEMPTS = 50  # draws of a room code that another worker took in the same instant
+CODE_DRAWS = 200  # codes looked at for one room before every code counts as taken
+# a room gives its code back (to the next room that draws it) once its current game has had
+# no input stored for this long, or has been over this long with no new game started
+# (docs/store.md); its links keep working, but nobody can join it by code any more
+CODE_IDLE_S = 6 * 3600.0
+CODE_FINISHED_S = 30 * 60.0
+# views are cached per table version; a code given back leaves its version alone, so a
+# cached view is also rebuilt this often, and shows a code given back for at most this long
+CODE_RECHECK_S = 60.0
 # writes from other processes that may overtake one input before it is given up (each
 # attempt reloads the table; two server workers on one table conflict rarely and briefly)
 MAX_RETRIES = 20
@@ -76,14 +90,22 @@ class Opened:
     session: TableSession
 
 
+class _BadInput(Exception):
+    """The narrator failed on an input (a shape it does not check): the table that took
+    it is dropped and the inputs queued beside it are decided again without it."""
+
+
 class Relay:
-    def __init__(self, store: Any, call_pause: float = 12.0):
+    def __init__(self, store: Any, call_pause: float = 12.0,
+                 clock: Callable[[], float] = time.time):
         self.store = store
         self.call_pause = call_pause
+        self.clock = clock  # judges when a room has left its code (the store's times)
         self._sessions: dict[str, TableSession] = {}
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
         self._views: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self._codes: dict[tuple[Any, ...], str | None] = {}
         # inputs waiting for their table's lock (see `_fed`)
         self._queued: dict[str, list[_Pending]] = {}
         # room version: bumps on every accepted input, so phones can poll cheaply
@@ -95,6 +117,9 @@ class Relay:
         """A new room: its code and the host's private link token."""
         if lang not in LANGUAGES:
             raise RelayError("unknown_language")
+        if host_name is not None and (not isinstance(host_name, str)
+                                      or name_problem(normal_name(host_name))):
+            raise RelayError("bad_name")
         narrator = Narrator(lang, seed=secrets.randbelow(2**31), call_pause=self.call_pause)
         game_id = new_game_id()
         token = new_token()
@@ -104,7 +129,9 @@ class Relay:
         # same free code at once, exactly one stores its room, the other draws again (a
         # look-up then a bind let the second silently take the first one's room over).
         for _ in range(CLAIM_ATTEMPTS):
-            code = new_code(lambda c: self.store.lookup(ROOM_KEY.format(code=c)) is not None)
+            code = self._free_code()
+            if code is None:
+                break
             link = Link(code, game_id, None, host=True, lang=lang)
             room = ROOM_KEY.format(code=code)
             try:
@@ -117,11 +144,15 @@ class Relay:
             except PointerTaken:
                 continue
         else:
+            code = None
+        if code is None:
             raise RelayError("no_free_room", 503)
         session = TableSession(self.store, game_id, narrator, 0)
         with self._guard:
             self._sessions[game_id] = session
-        if host_name:
+        if host_name is not None:
+            host_name = normal_name(host_name)
+
             def host_link(fed: TableSession) -> dict[str, str | None]:
                 link.player = fed.narrator.config.host
                 return {link_key(token): link.to_text(),
@@ -130,6 +161,46 @@ class Relay:
             with self._fed(game_id, Host("host_plays", host_name), 409, bind=host_link):
                 pass
         return code, token
+
+    def _free_code(self) -> str | None:
+        """A code for a new room: one that no room holds, or one taken back from a room
+        that left it (see CODE_IDLE_S); None when every code drawn is in use."""
+        for _ in range(CODE_DRAWS):
+            code = draw_code()
+            room = ROOM_KEY.format(code=code)
+            holder = self.store.lookup(room)
+            if holder is None:
+                return code
+            if self._left_its_code(holder):
+                # compare-and-delete: never the code of a room that took it meanwhile; of
+                # two workers taking it back, both then claim it and one gets it
+                self.store.swap(room, holder, None)
+                return code
+        return None
+
+    def _left_its_code(self, game_id: str) -> bool:
+        try:
+            stored = self.store.load(current_log(self.store, game_id))
+        except GameNotFound:
+            return True  # expired (DynamoDB's TTL) or deleted
+        idle = self.clock() - stored.updated_at
+        return idle >= CODE_IDLE_S or (stored.finished and idle >= CODE_FINISHED_S)
+
+    def room_code(self, link: Link, version: int | None = None) -> str | None:
+        """The room code a link's table can still be joined by (None once given back).
+
+        With the table's `version`, asked once per version (a table version's views, one
+        per phone, all ask): a code is only given back by a table that has been idle."""
+        key = (link.code, link.game_id, version, self._recheck())
+        if version is not None and key in self._codes:
+            return self._codes[key]
+        code = link.code if self.store.lookup(ROOM_KEY.format(code=link.code)) == \
+            link.game_id else None
+        if version is not None:
+            if len(self._codes) > 20_000:
+                self._codes.clear()
+            self._codes[key] = code
+        return code
 
     def game_for_code(self, raw_code: Any) -> str:
         code = normalize_code(raw_code)
@@ -145,6 +216,9 @@ class Relay:
             lang = "en"
         if not isinstance(name, str) or not name.strip():
             raise RelayError("bad_name")
+        name = normal_name(name)
+        if name_problem(name) is not None:
+            raise RelayError("bad_name")  # not a name at all: a 400 like an empty one
         token = new_token()
         code = normalize_code(raw_code) or ""
 
@@ -157,7 +231,7 @@ class Relay:
             if session.narrator.phase != "lobby":
                 raise RelayError("game_started", 409)
 
-        with self._fed(game_id, Host("join", name.strip()), 409, bind=player_link,
+        with self._fed(game_id, Host("join", name), 409, bind=player_link,
                        check=in_lobby):
             return token
 
@@ -200,7 +274,8 @@ class Relay:
         link = Link.from_text(text)
         if host and not link.host and not (shared and link.shared):
             raise RelayError("bad_link", 404)
-        if device is None:
+        if not device:
+            # an empty id would claim a fresh link for a device nobody holds
             raise RelayError("no_device", 403)
         if link.device is None:
             from phones.links import digest
@@ -255,10 +330,12 @@ class Relay:
                 # dropped while this thread waited for the lock: its narrator may hold an
                 # input that was never stored (a write that conflicted)
                 return False
-            stored = self.store.load(cached.game_id)
-            if stored.version < cached.version:
+            # only what it has not seen (the whole log was read here before: a game's
+            # hundreds of entries, for the one or two another worker just stored)
+            version, entries = self.store.tail(cached.game_id, cached.version)
+            if version < cached.version:
                 return False
-            for entry in stored.entries[cached.version:]:
+            for entry in entries:
                 if not cached.narrator.handle(input_from_json(entry)).accepted:
                     # cannot happen with a log of accepted inputs; never keep a table that
                     # differs from its log
@@ -322,14 +399,16 @@ class Relay:
         from store import Conflict, GameFinished
 
         try:
-            for _ in range(MAX_RETRIES):
+            # (an input the narrator fails on is refused and settled: it costs no retry)
+            for _ in range(MAX_RETRIES + len(batch)):
                 session = self.session(game_id)
                 try:
                     self._feed_all(session, batch)
                     return
-                except (Conflict, GameFinished):
-                    # another process moved the table on: these inputs were taken on a stale
-                    # state, so drop it, reload the table from the store and decide again
+                except (Conflict, GameFinished, _BadInput):
+                    # another process moved the table on (or the narrator failed on one
+                    # input, now refused): these inputs were taken on a state that is not
+                    # the stored one, so drop it, reload the table and decide again
                     self._drop(session)
             for pending in batch:
                 if not pending.settled:
@@ -360,7 +439,7 @@ class Relay:
                     self._feed_one_by_one(session, todo[n:])
                     return
                 if self._checked(session, pending):
-                    pending.reply = session.narrator.handle(pending.inp)
+                    pending.reply = self._handled(session, pending)
                     if pending.reply.accepted and pending.bind is not None:
                         # from the table just after this input (the player it seated)
                         pending.pointers = pending.bind(session)
@@ -369,6 +448,24 @@ class Relay:
             # the narrator may hold inputs that were not stored: never keep it
             self._drop(session)
             raise
+
+    @staticmethod
+    def _handled(session: TableSession, pending: _Pending,
+                 handle: Callable[..., Reply] | None = None) -> Reply:
+        """The narrator's reply to one input; an input it fails on is refused alone (its
+        table, which may hold half of it, is dropped by the caller: `_BadInput`)."""
+        try:
+            if handle is not None:
+                return handle(pending.inp, pending.bind)
+            return session.narrator.handle(pending.inp)
+        except StoreError:
+            raise
+        except Exception as problem:
+            log.warning("the narrator failed on an input and refused it: %r", problem,
+                        exc_info=True)
+            pending.error = RelayError("bad_request", 400)
+            pending.settled, pending.session = True, session
+            raise _BadInput() from problem
 
     @staticmethod
     def _checked(session: TableSession, pending: _Pending) -> bool:
@@ -397,7 +494,7 @@ class Relay:
     def _feed_one_by_one(self, session: TableSession, todo: list[_Pending]) -> None:
         for pending in todo:
             if self._checked(session, pending):
-                pending.reply = session.handle(pending.inp, pending.bind)
+                pending.reply = self._handled(session, pending, session.handle)
             pending.settled, pending.session = True, session
 
     def _drop(self, session: TableSession) -> None:
@@ -422,7 +519,10 @@ class Relay:
         session = opened.session
         link = opened.link
         return (kind, session.game_id, session.version, link.player, link.host, link.lang,
-                link.code)
+                link.code, self._recheck())
+
+    def _recheck(self) -> int:
+        return int(self.clock() // CODE_RECHECK_S)
 
     def _cached_view(self, kind: str, opened: Opened) -> dict[str, Any] | None:
         """A view already built for this table version, without taking the table's lock.
@@ -465,7 +565,7 @@ class Relay:
         narrator = session.narrator
         link = opened.link
         view: dict[str, Any] = {
-            "room": link.code,
+            "room": self.room_code(link, session.version),
             "lang": link.lang,
             "phase": narrator.phase,
             "paused": narrator.paused,
@@ -528,10 +628,15 @@ class Relay:
             inp = Heard(str(data.get("intent")), slots)
         elif kind == "tick":
             seconds = data.get("seconds")
-            if (not isinstance(seconds, int | float) or isinstance(seconds, bool)
-                    or not math.isfinite(seconds)):
-                raise RelayError("bad_request")  # JSON may carry NaN, which ends any clock
-            inp = Tick(float(seconds))
+            if not isinstance(seconds, int | float) or isinstance(seconds, bool):
+                raise RelayError("bad_request")
+            try:
+                seconds = float(seconds)  # a 400-digit integer does not fit: OverflowError
+            except OverflowError:
+                raise RelayError("bad_request") from None
+            if not math.isfinite(seconds):
+                raise RelayError("bad_request")  # NaN would end any clock
+            inp = Tick(seconds)
         else:
             raise RelayError("bad_request")
         with self._fed(opened.link.game_id, inp, 400) as (_, reply):

@@ -41,5 +41,12 @@ def serve(app: Any, host: str, port: int, threads: int, connections: int) -> Non
     """
     from waitress import serve as waitress_serve
 
+    from phones.limits import MAX_BODY_BYTES
+
+    # a body over the app's limit is refused by waitress before it is read (413); the
+    # X-Forwarded-For header is left for the app, which believes it only from the proxies
+    # it is told to trust (waitress would drop it, so nobody behind a proxy had their own
+    # budget)
     waitress_serve(app, host=host, port=port, threads=threads, ident="wolfvillage",
-                   connection_limit=connections, asyncore_use_poll=True)
+                   connection_limit=connections, asyncore_use_poll=True,
+                   max_request_body_size=MAX_BODY_BYTES, clear_untrusted_proxy_headers=False)

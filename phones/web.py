@@ -5,11 +5,13 @@ the page when the table moves on. Everything a page does, the API under /api/ do
 
 Safety: link tokens are in the path but never logged (see `RedactTokens`); every response
 carries a strict content security policy and no referrer; forms carry CSRF tokens; the API
-only takes JSON from the same origin; guessing room codes is rate-limited.
+only takes JSON from the same origin (strict JSON, a few kilobytes at most); wrong room-code
+guesses and room creation are counted per client address in the store (`phones.limits`).
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import logging
 import os
@@ -33,11 +35,10 @@ from flask import (
     url_for,
 )
 from flask.sessions import SecureCookieSessionInterface
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from phones import handover
+from phones import handover, limits
 from phones.i18n import counted, page_text, pick_language
 from phones.relay import Relay, RelayError
 from phones.setup_form import FormError, form_from_fields, form_from_json
@@ -54,7 +55,9 @@ CSP = (
 pages = Blueprint("pages", __name__)
 api = Blueprint("api", __name__, url_prefix="/api")
 csrf = CSRFProtect()
-limiter = Limiter(key_func=get_remote_address, storage_uri="memory://")
+# a device id: what our own cookie holds (token_urlsafe), or what the box, the skill and
+# tests send in the header; anything else (an empty cookie) is no device at all
+DEVICE_ID = re.compile(r"[A-Za-z0-9_\-.:]{1,128}")
 
 
 class RedactTokens(logging.Filter):
@@ -77,39 +80,98 @@ def relay() -> Relay:
 
 
 def device_id() -> str:
-    """This device's id: the cookie (browsers) or a header (the box, the skill, tests)."""
+    """This device's id: the cookie (browsers) or a header (the box, the skill, tests).
+
+    A missing or malformed one (`Cookie: wv_device=`) is no id: this device gets a new one
+    and its cookie; never an id nobody holds, which would claim a fresh link for nobody."""
     if "device" not in g:
         given = request.headers.get(DEVICE_HEADER) or request.cookies.get(DEVICE_COOKIE)
+        if given is not None and not DEVICE_ID.fullmatch(given):
+            given = None
         g.new_device = given is None
         g.device = given or secrets.token_urlsafe(24)
     return g.device
 
 
-def _guess_failed(response: Response) -> bool:
-    return response.status_code == 404
+# ---------------------------------------------------------------------- budgets
 
 
-def room_guess_limit() -> str:
+def client_address() -> str:
     from flask import current_app
 
-    return current_app.config.get("ROOM_GUESS_LIMIT", "20 per minute")
+    return limits.client_address(request.environ,
+                                 current_app.extensions["wolfvillage_trusted_proxies"])
 
 
-# the views that take a room code (guessable), the only ones with a rate limit
-GUESS_LIMITED: set[str] = set()
+def budget(kind: str) -> limits.Budget:
+    from flask import current_app
+
+    return current_app.extensions["wolfvillage_budgets"][kind]
 
 
-def limit_guesses(view: Any) -> Any:
-    GUESS_LIMITED.add(view.__name__)
-    return limiter.limit(room_guess_limit, deduct_when=_guess_failed)(view)
+def too_many(kind: str, address: str) -> Response:
+    """429, in the route's own form (JSON for the API, the page for a form)."""
+    wait = budget(kind).retry_after(relay().store, address)
+    reason = "too_many" if kind == "guess" else "too_many_rooms"
+    if request.path.startswith("/api/"):
+        response = jsonify(error=reason)
+        response.status_code = 429
+    elif request.path.startswith("/qr/"):
+        response = make_response("", 429)
+    else:
+        lang = pick_language(request.form.get("lang"), request.headers.get("Accept-Language"))
+        response = render("index.html", lang, 429, code=request.form.get("code", ""),
+                          name=request.form.get("name", ""), reason=reason)
+    response.headers["Retry-After"] = str(wait)
+    return response
 
 
-@limiter.request_filter
-def _not_guess_limited() -> bool:
-    """Skip Flask-Limiter's per-request work (finding the limits that apply) on the routes
-    that have none: every poll and every choice. There are no default limits."""
-    endpoint = request.endpoint or ""
-    return endpoint.rsplit(".", 1)[-1] not in GUESS_LIMITED
+def _wrong_guess(outcome: Response | BaseException) -> bool:
+    if isinstance(outcome, RelayError):
+        # a room code, or a host hand-over code, that is not one
+        return outcome.reason in ("unknown_room", "bad_handover")
+    if isinstance(outcome, HTTPException):
+        return outcome.code == 404
+    return isinstance(outcome, Response) and outcome.status_code == 404
+
+
+def guess_budget(view: Any) -> Any:
+    """For every route that takes a room code: one budget of wrong guesses per address,
+    shared by the routes (and by every server process, through the store). A right code
+    never spends it; once it is spent every code is refused, right or wrong, until the
+    window ends: answering a right code while refusing the wrong ones would tell a
+    scanner which code is right at full speed."""
+
+    @functools.wraps(view)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        address, store = client_address(), relay().store
+        if budget("guess").spent(store, address):
+            return too_many("guess", address)
+        try:
+            outcome = make_response(view(*args, **kwargs))
+        except (RelayError, HTTPException) as problem:
+            if _wrong_guess(problem):
+                budget("guess").spend(store, address)
+            raise
+        if _wrong_guess(outcome):
+            budget("guess").spend(store, address)
+        return outcome
+
+    return guarded
+
+
+def create_budget(view: Any) -> Any:
+    """Rooms created per address: every creation counts (a room holds a code until it is
+    finished or idle, and the codes must not run out)."""
+
+    @functools.wraps(view)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        address = client_address()
+        if not budget("create").spend(relay().store, address):
+            return too_many("create", address)
+        return view(*args, **kwargs)
+
+    return guarded
 
 
 class CachedSerializerSessions(SecureCookieSessionInterface):
@@ -157,7 +219,7 @@ def join_page(code: str) -> Response:
 
 
 @pages.post("/join")
-@limit_guesses
+@guess_budget
 def join_form() -> Response:
     lang = pick_language(request.form.get("lang"), request.headers.get("Accept-Language"))
     try:
@@ -169,6 +231,7 @@ def join_form() -> Response:
 
 
 @pages.post("/rooms")
+@create_budget
 def create_room_form() -> Response:
     lang = pick_language(request.form.get("lang"), request.headers.get("Accept-Language"))
     host_name = (request.form.get("host_name") or "").strip() or None
@@ -234,8 +297,7 @@ def host_page(token: str) -> Response:
         view = relay().host_view(token, device_id())
     except RelayError as problem:
         return error_page(problem, lang_of_request())
-    join_url = url_for("pages.join_page", code=view["room"], _external=True)
-    return render("host.html", view["lang"], view=view, token=token, join_url=join_url,
+    return render("host.html", view["lang"], view=view, token=token, join_url=join_url(view),
                   reason=request.args.get("reason"))
 
 
@@ -245,9 +307,15 @@ def host_part(token: str) -> Response:
         view = relay().host_view(token, device_id())
     except RelayError as problem:
         return error_page(problem, lang_of_request())
-    join_url = url_for("pages.join_page", code=view["room"], _external=True)
-    return render("host_part.html", view["lang"], view=view, token=token, join_url=join_url,
-                  reason=request.args.get("reason"))
+    return render("host_part.html", view["lang"], view=view, token=token,
+                  join_url=join_url(view), reason=request.args.get("reason"))
+
+
+def join_url(view: dict[str, Any]) -> str | None:
+    """Where players join this room; None once the room gave its code back."""
+    if not view.get("room"):
+        return None
+    return url_for("pages.join_page", code=view["room"], _external=True)
 
 
 @pages.post("/h/<token>/do")
@@ -311,7 +379,8 @@ def command_arg(form: Any) -> Any:
             value = arg == "on"
         return [form.get("option"), value]
     if command == "clock":
-        return int(arg) if (arg or "").isdigit() else -1
+        # isdigit() is also true of "²" and other digits that int() does not read
+        return int(arg) if arg and arg.isascii() and arg.isdigit() else -1
     if command == "seats":
         return form.getlist("seat")
     return arg
@@ -339,7 +408,7 @@ def takeover_page() -> Response:
 
 
 @pages.post("/host")
-@limit_guesses
+@guess_budget
 def takeover_form() -> Response:
     lang = pick_language(request.form.get("lang"), request.headers.get("Accept-Language"))
     try:
@@ -468,7 +537,7 @@ QR_FORMATS = {"svg": ("image/svg+xml", 6), "png": ("image/png", 8)}
 
 
 @pages.get("/qr/<code>.<kind>")
-@limit_guesses
+@guess_budget
 def qr_code(code: str, kind: str) -> Response:
     """The join address as a QR code: SVG for the pages, PNG for an Echo Show's screen
     (APL shows no SVG)."""
@@ -491,7 +560,8 @@ def qr_code(code: str, kind: str) -> Response:
 
 
 def json_body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
+    """The request's JSON object (strict and bounded: `phones.limits`), or a 400."""
+    data = request.get_json(silent=True)  # too large: 413 from Flask before this
     if not isinstance(data, dict):
         raise RelayError("bad_request", 400)
     return data
@@ -515,9 +585,12 @@ def relay_error(problem: RelayError) -> tuple[Response, int]:
 
 
 @api.post("/rooms")
+@create_budget
 def api_create_room() -> Response:
     data = json_body()
-    code, token = relay().create_room(str(data.get("lang", "en")), data.get("host_name"))
+    host_name = data.get("host_name")
+    code, token = relay().create_room(str(data.get("lang", "en")),
+                                      None if host_name in (None, "") else host_name)
     return jsonify(code=code, host_token=token,
                    host_url=url_for("pages.host_page", token=token, _external=True),
                    join_url=url_for("pages.join_page", code=code, _external=True),
@@ -525,7 +598,7 @@ def api_create_room() -> Response:
 
 
 @api.post("/rooms/<code>/join")
-@limit_guesses
+@guess_budget
 def api_join(code: str) -> Response:
     data = json_body()
     token = relay().join(code, data.get("name"), str(data.get("lang", "en")))
@@ -593,7 +666,7 @@ def api_host_handover(token: str) -> Response:
 
 
 @api.post("/host")
-@limit_guesses
+@guess_budget
 def api_takeover() -> Response:
     data = json_body()
     token = handover.take_over(relay(), data.get("room"), data.get("code"), device_id())
@@ -654,17 +727,24 @@ PRIVATE_PAGE_HEADER = ("Cache-Control", "no-store")
 
 
 class FastPolls:
-    """WSGI middleware answering the one request that makes most of the traffic, a phone's
-    poll `GET /api/p/TOKEN[?since=V]`, without Flask's request dispatch (request context,
-    URL matching, the limiter's filters, the session, the after-request hooks): the same
-    relay call and the same answer, byte for byte in body and headers, as `api_player`.
+    """WSGI middleware answering the two requests that make most of the traffic without
+    Flask's request dispatch (request context, URL matching, the budgets' look-ups, the
+    session, the before- and after-request hooks): a phone's poll `GET /api/p/TOKEN[?since=V]`
+    and its choice `POST /api/p/TOKEN/choice`, and the host screen's poll `GET /api/h/TOKEN`.
+    The same relay call and the same answer, byte for byte in body and headers, as
+    `api_player`, `api_choice` and `api_host`
+    (tests/test_serve_workers.py compares them).
 
     Anything it is not sure of goes to Flask unchanged: another path or method, a token or
     query outside the plain alphabet, a device without an id yet (Flask sets the cookie),
-    debug mode, and any error other than the relay's own refusals.
+    debug mode, any error other than the relay's own refusals; for a choice, also anything
+    Flask's checks would refuse or would have to look at: no Content-Length, a body over the
+    limit, not `application/json`, an Origin that is not this host, JSON that is not a
+    strict object (Flask is given the body back to answer it).
     """
 
-    PATH = re.compile(r"/api/p/([A-Za-z0-9_\-]+)")
+    PATH = re.compile(r"/api/([ph])/([A-Za-z0-9_\-]+)")
+    CHOICE = re.compile(r"/api/p/([A-Za-z0-9_\-]+)/choice")
     QUERY = re.compile(r"(?:since=([A-Za-z0-9_\-]*))?")
     HEADERS = (*SECURITY_HEADERS, PRIVATE_PAGE_HEADER)
 
@@ -674,29 +754,81 @@ class FastPolls:
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         answer = None
-        if environ.get("REQUEST_METHOD") == "GET" and not environ.get("SCRIPT_NAME"):
-            answer = self.poll(environ)
+        method = environ.get("REQUEST_METHOD")
+        if not environ.get("SCRIPT_NAME") and not self.app.debug:
+            if method == "GET":
+                answer = self.poll(environ)
+            elif method == "POST":
+                answer = self.choice(environ)
         if answer is None:
             return self.wsgi_app(environ, start_response)
         status, headers, body = answer
         start_response(status, headers)
         return [body]
 
-    def poll(self, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes] | None:
-        path = self.PATH.fullmatch(environ.get("PATH_INFO", ""))
-        query = self.QUERY.fullmatch(environ.get("QUERY_STRING", ""))
-        if path is None or query is None or self.app.debug:
-            return None
+    @staticmethod
+    def device(environ: dict[str, Any]) -> str | None:
+        """As `device_id` reads it; None where Flask must give the device an id."""
         device = environ.get("HTTP_X_WOLF_DEVICE")
         if not device and "HTTP_COOKIE" in environ:
             from werkzeug.http import parse_cookie
 
             device = parse_cookie(environ).get(DEVICE_COOKIE)
-        if not device:
+        if not device or not DEVICE_ID.fullmatch(device):
+            return None
+        return str(device)
+
+    def choice(self, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes] | None:
+        from werkzeug.http import parse_options_header
+        from werkzeug.wsgi import get_host
+
+        path = self.CHOICE.fullmatch(environ.get("PATH_INFO", ""))
+        length = str(environ.get("CONTENT_LENGTH") or "")
+        limit = self.app.config.get("MAX_CONTENT_LENGTH") or limits.MAX_BODY_BYTES
+        if (path is None or environ.get("QUERY_STRING") or not length.isdigit()
+                or int(length) > limit or "HTTP_TRANSFER_ENCODING" in environ
+                or parse_options_header(environ.get("CONTENT_TYPE", ""))[0]
+                != "application/json"):
+            return None
+        origin = environ.get("HTTP_ORIGIN")
+        if origin is not None and origin.rstrip("/") != (
+                f"{environ.get('wsgi.url_scheme', 'http')}://{get_host(environ)}"):
+            return None  # Flask refuses it (403 cross_origin)
+        device = self.device(environ)
+        if device is None:
+            return None
+        body = environ["wsgi.input"].read(int(length))
+        try:
+            data = limits.strict_loads(body) if len(body) == int(length) else None
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            environ["wsgi.input"] = io.BytesIO(body)  # Flask reads it and answers
+            environ["CONTENT_LENGTH"] = str(len(body))
             return None
         relay_obj = self.app.extensions["wolfvillage_relay"]
         try:
-            view = relay_obj.player_view(path.group(1), device)
+            view = relay_obj.choose(path.group(1), device, data.get("verb"), data.get("target"))
+        except RelayError as problem:
+            return self.json(problem.status, {"error": problem.reason})
+        except Exception:
+            # as Flask would: logged on the app's logger (which keeps the link out), a 500
+            self.app.logger.exception("Exception on /api/p/<link>/choice [POST]")
+            return self.json(500, {"error": "internal"})
+        return self.json(200, view)
+
+    def poll(self, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes] | None:
+        path = self.PATH.fullmatch(environ.get("PATH_INFO", ""))
+        query = self.QUERY.fullmatch(environ.get("QUERY_STRING", ""))
+        if path is None or query is None:
+            return None
+        device = self.device(environ)
+        if device is None:
+            return None  # Flask gives this device an id (and its cookie)
+        relay_obj = self.app.extensions["wolfvillage_relay"]
+        try:
+            look = relay_obj.player_view if path.group(1) == "p" else relay_obj.host_view
+            view = look(path.group(2), device)
         except RelayError as problem:
             return self.json(problem.status, {"error": problem.reason})
         except Exception:
@@ -752,6 +884,22 @@ def init_app(app: Flask, relay_obj: Relay) -> None:
     cache = app.config.get("VOICE_CACHE")
     app.extensions["wolfvillage_voices"] = LineVoices(
         Path(cache) if cache else None, app.config.get("VOICE_MODELS"))
+    # one limit on every body, and strict JSON for every read of one (phones.limits)
+    # (Flask's config holds both already, None and 500 kB: setdefault would never set them)
+    for key in ("MAX_CONTENT_LENGTH", "MAX_FORM_MEMORY_SIZE"):
+        if app.config.get(key) in (None, app.default_config.get(key)):
+            app.config[key] = limits.MAX_BODY_BYTES
+    app.json = limits.StrictJSON(app)
+    # the app's config, else the environment (what `wolfvillage serve` and the Lambda
+    # functions read), else the defaults (docs/phones-performance.md, "Limits")
+    app.extensions["wolfvillage_budgets"] = {
+        kind: limits.Budget.parse(kind, app.config.get(key) or os.environ.get(
+            f"WOLFVILLAGE_{key}") or default)
+        for kind, key, default in (("guess", "ROOM_GUESS_LIMIT", limits.DEFAULT_GUESS_LIMIT),
+                                   ("create", "ROOM_CREATE_LIMIT",
+                                    limits.DEFAULT_CREATE_LIMIT))}
+    app.extensions["wolfvillage_trusted_proxies"] = limits.trusted_networks(
+        app.config.get("TRUSTED_PROXIES", os.environ.get("WOLFVILLAGE_TRUSTED_PROXIES")))
     if not app.config.get("SECRET_KEY"):
         # Flask's own config already holds SECRET_KEY = None, so setdefault would never set it
         app.config["SECRET_KEY"] = secret_key()
@@ -760,7 +908,6 @@ def init_app(app: Flask, relay_obj: Relay) -> None:
     app.wsgi_app = FastPolls(app, app.wsgi_app)  # type: ignore[method-assign]
     csrf.init_app(app)
     csrf.exempt(api)
-    limiter.init_app(app)
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.jinja_env.filters["fmt"] = lambda text, **params: str(text).format_map(params)
@@ -774,6 +921,23 @@ def init_app(app: Flask, relay_obj: Relay) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(problem: CSRFError) -> Response:
         return render("error.html", lang_of_request(), 400, reason="csrf")
+
+    @app.before_request
+    def bounded_body() -> None:
+        """A body without Content-Length (chunked) is cut at the limit as it is read,
+        which leaves a truncated body rather than an error: refuse one that reaches it."""
+        if request.content_length is None and "Transfer-Encoding" in request.headers:
+            limit = app.config["MAX_CONTENT_LENGTH"]
+            if limit is not None and len(request.get_data(cache=True)) >= limit:
+                raise RequestEntityTooLarge()
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def too_large(problem: RequestEntityTooLarge) -> Response:
+        if request.path.startswith(("/api/", "/alexa")):
+            response = jsonify(error="too_large")
+            response.status_code = 413
+            return response
+        return render("error.html", lang_of_request(), 413, reason="too_large")
 
     @app.after_request
     def security_headers(response: Response) -> Response:

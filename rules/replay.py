@@ -39,20 +39,25 @@ def apply_all(game: Any, actions: list[Any]) -> dict[str, Any] | None:
     return None
 
 
+def refused_setup(reason: str) -> dict[str, Any]:
+    """The `wolfvillage replay` object of a set-up that breaks the rules (no game at all)."""
+    return {
+        "roles": {},
+        "events": [],
+        "alive": [],
+        "pending": [],
+        "winner": None,
+        "winners": [],
+        "error": {"index": None, "action": None, "reason": reason},
+    }
+
+
 def replay(doc: Any) -> dict[str, Any]:
     """The resolved game as the `wolfvillage replay` JSON object."""
     try:
         game = start(doc)
     except SetupError as problem:
-        return {
-            "roles": {},
-            "events": [],
-            "alive": [],
-            "pending": [],
-            "winner": None,
-            "winners": [],
-            "error": {"index": None, "action": None, "reason": problem.reason},
-        }
+        return refused_setup(problem.reason)
     actions = doc.get("actions", [])
     if not isinstance(actions, list):
         error: dict[str, Any] | None = {

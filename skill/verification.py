@@ -11,6 +11,10 @@ Two things live here:
    body, SAN and validity of the signing certificate), with two seams: where the chain is
    fetched from and which roots are trusted. Production uses the defaults (Amazon's S3 URL
    and the system's roots); the tests pass their own root, trusted only inside the tests.
+   The certificate URL is checked by `check_cert_url` first: the library normalises the
+   path with `os.path.normpath` without decoding it, so
+   `https://s3.amazonaws.com/echo.api/%2e%2e/evil/x.pem` passed its check while S3 serves
+   `/evil/x.pem` for it, a file anyone could put there.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 _OSCRYPTO_VERSION = "\\b(\\d\\.\\d\\.\\d[a-z]*)\\b"
 _WIDER_VERSION = "\\b(\\d+\\.\\d+\\.\\d+[a-z]*)\\b"
@@ -46,6 +51,25 @@ TimestampVerifier = verifier.TimestampVerifier
 VerificationException = verifier.VerificationException
 
 
+CERT_PATH_PREFIX = "/echo.api/"  # case-sensitive, as Amazon's rules say
+
+
+def check_cert_url(cert_url: str) -> None:
+    """Refuse a signing-certificate URL whose path is not plainly under /echo.api/: any
+    percent-encoding (Amazon's URLs have none; `%2e%2e` is a dot segment that S3 decodes
+    after the library's check) or backslash."""
+    try:
+        path = urlsplit(cert_url).path
+    except ValueError as problem:
+        raise VerificationException("Signature Certificate URL is not a URL") from problem
+    if "%" in path or "\\" in path:
+        raise VerificationException("Signature Certificate URL has an encoded or escaped "
+                                    "character in its path")
+    if not path.startswith(CERT_PATH_PREFIX):
+        raise VerificationException("Signature Certificate URL has invalid path: expecting "
+                                    f"the path to start with {CERT_PATH_PREFIX}")
+
+
 class AlexaRequestVerifier(RequestVerifier):  # type: ignore[misc,valid-type]
     def __init__(
         self,
@@ -55,6 +79,10 @@ class AlexaRequestVerifier(RequestVerifier):  # type: ignore[misc,valid-type]
         super().__init__()
         self._trust_roots = trust_roots
         self._fetch_chain = fetch_chain
+
+    def _validate_certificate_url(self, cert_url: str) -> None:
+        check_cert_url(cert_url)
+        super()._validate_certificate_url(cert_url)
 
     def _load_cert_chain(self, cert_url: str) -> bytes:
         if self._fetch_chain is None:

@@ -23,6 +23,7 @@ from .base import (
     PointerTaken,
     StoredGame,
     StoreError,
+    Tally,
     new_game_id,
 )
 
@@ -36,6 +37,7 @@ __all__ = [
     "PointerTaken",
     "StoreError",
     "StoredGame",
+    "Tally",
     "default_sqlite_path",
     "new_game_id",
     "open_store",

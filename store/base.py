@@ -20,6 +20,15 @@ Pointers = Mapping[str, str | None]
 
 
 @dataclass(frozen=True)
+class Tally:
+    """A counter as `count` left it: how many hits its current window holds, and when that
+    window ends (Unix seconds; the counter starts again from 0 then)."""
+
+    count: int
+    resets_at: float
+
+
+@dataclass(frozen=True)
 class StoredGame:
     """One game as read from the store. `version == len(entries)` always."""
 
@@ -80,6 +89,10 @@ class GameStore(Protocol):
 
     def load(self, game_id: str) -> StoredGame: ...
 
+    # the game's version and its entries from `since` on (the whole log would be `load`):
+    # what a cached copy of the table needs to catch up with other writers
+    def tail(self, game_id: str, since: int) -> tuple[int, list[dict[str, Any]]]: ...
+
     def replace_setup(self, game_id: str, version: int, setup: dict[str, Any]) -> int: ...
 
     def finish(self, game_id: str) -> None: ...
@@ -94,7 +107,14 @@ class GameStore(Protocol):
 
     def version(self, game_id: str) -> int: ...
 
-    def swap(self, key: str, expected: str | None, new: str) -> bool: ...
+    # `new` None removes the pointer if it still holds `expected`
+    def swap(self, key: str, expected: str | None, new: str | None) -> bool: ...
+
+    # a counter with expiry, shared by every process on the store (rate limits): adds
+    # `add` hits to the window that the counter's first hit opened and that lasts `window`
+    # seconds, and returns the tally; a counter whose window is over starts again from 0.
+    # `add=0` only reads it.
+    def count(self, key: str, window: float, add: int = 1) -> Tally: ...
 
     def close(self) -> None: ...
 
@@ -149,6 +169,21 @@ def check_claims(pointers: dict[str, str | None], claim: Collection[str]) -> set
         if pointers.get(key) is None:
             raise ValueError(f"a claimed pointer must be set by the same write: {key!r}")
     return claimed
+
+
+def check_count(window: float, add: int) -> None:
+    if (isinstance(window, bool) or not isinstance(window, int | float)
+            or not 0 < window < 10**9):
+        raise ValueError(f"a counter's window must be a positive number of seconds, not {window!r}")
+    if isinstance(add, bool) or not isinstance(add, int) or not 0 <= add < 2**31:
+        raise ValueError(f"a counter takes a non-negative int of hits, not {add!r}")
+
+
+def check_swap(expected: str | None, new: str | None) -> None:
+    if new is None and expected is None:
+        raise ValueError("swap(key, None, None) would remove nothing: give the value to remove")
+    if new is not None:
+        check_game_id(new)
 
 
 def check_version(version: int) -> None:

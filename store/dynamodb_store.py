@@ -6,6 +6,7 @@ Key schema (string keys `pk`, `sk`; see docs/store.md):
                                             created_at, updated_at, expires_at once finished
     pk = "GAME#<id>"  sk = "LOG#00000042"   entry 42: entry (JSON string), seq
     pk = "PTR#<key>"  sk = "PTR"            a pointer: game_id
+    pk = "CNT#<key>"  sk = "CNT"            a counter: count, resets_at, expires_at (TTL)
 
 `append` is one TransactWriteItems: the META update is conditional on the version the caller
 read (and on the game not being finished), the LOG put on its item not existing yet. Either
@@ -32,9 +33,12 @@ from .base import (
     PointerTaken,
     StoredGame,
     StoreError,
+    Tally,
     check_claims,
+    check_count,
     check_game_id,
     check_pointers,
+    check_swap,
     check_version,
     dump_document,
     load_document,
@@ -42,6 +46,7 @@ from .base import (
 
 META = "META"
 POINTER = "PTR"
+COUNTER = "CNT"
 # DynamoDB's limit on the items of one TransactWriteItems
 MAX_TRANSACTION_ITEMS = 100
 DEFAULT_TTL_DAYS = 30.0
@@ -59,6 +64,8 @@ NAMES = {
     "#created": "created_at",
     "#updated": "updated_at",
     "#expires": "expires_at",
+    "#count": "count",
+    "#resets": "resets_at",
 }
 
 
@@ -399,6 +406,41 @@ class DynamoDBStore:
             updated_at=float(meta["updated_at"]["N"]),
         )
 
+    def tail(self, game_id: str, since: int) -> tuple[int, list[dict[str, Any]]]:
+        """The version and the entries from `since` to it: META, then a Query of the LOG
+        items from `since` on (META's version is the truth, as in `load`)."""
+        check_game_id(game_id)
+        check_version(since)
+        meta = self._get_meta(game_id)
+        if meta is None:
+            raise GameNotFound(game_id)
+        version = int(meta["version"]["N"])
+        logs: dict[int, str] = {}
+        if version > since:
+            kwargs: dict[str, Any] = {
+                "TableName": self.table,
+                "KeyConditionExpression": "#pk = :pk AND #sk BETWEEN :from AND :to",
+                "ExpressionAttributeNames": {"#pk": "pk", "#sk": "sk"},
+                "ExpressionAttributeValues": {":pk": {"S": _game_pk(game_id)},
+                                              ":from": {"S": _log_sk(since)},
+                                              ":to": {"S": _log_sk(version - 1)}},
+                "ConsistentRead": True,
+            }
+            while True:
+                try:
+                    page = self._client.query(**kwargs)
+                except ClientError as exc:
+                    raise self._fail(exc) from exc
+                for item in page.get("Items", []):
+                    logs[int(item["seq"]["N"])] = item["entry"]["S"]
+                if "LastEvaluatedKey" not in page:
+                    break
+                kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        for seq in range(since, version):
+            if seq not in logs:
+                logs[seq] = self._get_log(game_id, seq)
+        return version, [load_document(logs[seq]) for seq in range(since, version)]
+
     def _get_log(self, game_id: str, seq: int) -> str:
         try:
             reply = self._client.get_item(
@@ -553,10 +595,11 @@ class DynamoDBStore:
             raise GameNotFound(game_id)
         return int(item["version"]["N"])
 
-    def swap(self, key: str, expected: str | None, new: str) -> bool:
-        """Set a pointer only if it still holds `expected` (None: only if unset)."""
+    def swap(self, key: str, expected: str | None, new: str | None) -> bool:
+        """Set a pointer only if it still holds `expected` (None: only if unset); with `new`
+        None, remove it only if it still holds `expected`."""
         check_game_id(key)
-        check_game_id(new)
+        check_swap(expected, new)
         item_key = _pointer_key(key)
         if expected is None:
             condition = "attribute_not_exists(pk)"
@@ -564,12 +607,14 @@ class DynamoDBStore:
         else:
             condition = "game_id = :expected"
             values = {":expected": {"S": expected}}
+        conditional: dict[str, Any] = {"ConditionExpression": condition,
+                                       **({"ExpressionAttributeValues": values} if values else {})}
         try:
-            self._client.put_item(
-                TableName=self.table, Item={**item_key, "game_id": {"S": new}},
-                ConditionExpression=condition,
-                **({"ExpressionAttributeValues": values} if values else {}),
-            )
+            if new is None:
+                self._client.delete_item(TableName=self.table, Key=item_key, **conditional)
+            else:
+                self._client.put_item(TableName=self.table,
+                                      Item={**item_key, "game_id": {"S": new}}, **conditional)
         except ClientError as exc:
             if exc.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
                 return False
@@ -588,6 +633,62 @@ class DynamoDBStore:
             raise self._fail(exc) from exc
         item = reply.get("Item")
         return None if item is None else str(item["game_id"]["S"])
+
+    # -- counters ---------------------------------------------------------------------------
+
+    def count(self, key: str, window: float, add: int = 1) -> Tally:
+        """A counter with expiry (see `GameStore.count`), one item per counter: an atomic
+        `ADD` while its window lasts; once the window is over, a conditional put starts it
+        again (of two writers that find it over, one restarts it and the other adds to the
+        new window). DynamoDB's TTL removes counters some time after `expires_at`."""
+        check_game_id(key)
+        check_count(window, add)
+        item_key = {"pk": {"S": f"CNT#{key}"}, "sk": {"S": COUNTER}}
+        now = self._clock()
+        if add == 0:
+            try:
+                item = self._client.get_item(TableName=self.table, Key=item_key,
+                                             ConsistentRead=True).get("Item")
+            except ClientError as exc:
+                raise self._fail(exc) from exc
+            if item is None or float(item["resets_at"]["N"]) <= now:
+                return Tally(0, now + window)
+            return Tally(int(item["count"]["N"]), float(item["resets_at"]["N"]))
+        resets = now + window
+        for _ in range(8):
+            update = "ADD #count :add SET #resets = if_not_exists(#resets, :resets), " \
+                     "#expires = if_not_exists(#expires, :expires)"
+            condition = "attribute_not_exists(#pk) OR #resets > :now"
+            try:
+                reply = self._client.update_item(
+                    TableName=self.table, Key=item_key, UpdateExpression=update,
+                    ConditionExpression=condition,
+                    ExpressionAttributeNames=_names(update + condition),
+                    ExpressionAttributeValues={
+                        ":add": _num(add), ":resets": _num(resets), ":now": _num(now),
+                        ":expires": _num(int(resets) + 1)},
+                    ReturnValues="ALL_NEW")
+                item = reply["Attributes"]
+                return Tally(int(item["count"]["N"]), float(item["resets_at"]["N"]))
+            except ClientError as exc:
+                if _code(exc) not in ("ConditionalCheckFailedException",
+                                      "TransactionConflictException"):
+                    raise self._fail(exc) from exc
+            # the window is over: start a new one, unless another writer just did
+            condition = "#resets <= :now"
+            try:
+                self._client.put_item(
+                    TableName=self.table,
+                    Item={**item_key, "count": _num(add), "resets_at": _num(resets),
+                          "expires_at": _num(int(resets) + 1)},
+                    ConditionExpression=condition, ExpressionAttributeNames=_names(condition),
+                    ExpressionAttributeValues={":now": _num(now)})
+                return Tally(add, resets)
+            except ClientError as exc:
+                if _code(exc) not in ("ConditionalCheckFailedException",
+                                      "TransactionConflictException"):
+                    raise self._fail(exc) from exc
+        raise StoreError(f"DynamoDB: the counter {key!r} kept changing under its writers")
 
     # -- lifetime ---------------------------------------------------------------------------
 

@@ -54,9 +54,12 @@ from .base import (
     PointerTaken,
     StoredGame,
     StoreError,
+    Tally,
     check_claims,
+    check_count,
     check_game_id,
     check_pointers,
+    check_swap,
     check_version,
     dump_document,
     load_document,
@@ -64,6 +67,8 @@ from .base import (
 
 T = TypeVar("T")
 
+# an added table that older code never reads (counters) needs no new version: an older Wolf
+# Village still opens the file
 SCHEMA_VERSION = 1
 
 _SCHEMA = """
@@ -86,6 +91,12 @@ CREATE TABLE IF NOT EXISTS pointers (
     game_id TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS games_by_update ON games (finished, updated_at);
+CREATE TABLE IF NOT EXISTS counters (
+    key       TEXT PRIMARY KEY,
+    count     INTEGER NOT NULL,
+    resets_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS counters_by_reset ON counters (resets_at);
 """
 
 # How long a writer waits for another process's write lock before giving up. Transactions
@@ -448,6 +459,25 @@ class SQLiteStore:
             game_id, load_document(setup), entries, version, bool(finished), created_at, updated_at
         )
 
+    def tail(self, game_id: str, since: int) -> tuple[int, list[dict[str, Any]]]:
+        """The version and the entries from `since` to it, in one snapshot (a cached
+        table catching up reads only what it has not seen)."""
+        check_game_id(game_id)
+        check_version(since)
+        with self._read(snapshot=True) as c:
+            row = c.execute("SELECT version FROM games WHERE game_id = ?",
+                            (game_id,)).fetchone()
+            if row is None:
+                raise GameNotFound(game_id)
+            texts = [text for (text,) in c.execute(
+                "SELECT entry FROM entries WHERE game_id = ? AND seq >= ? ORDER BY seq",
+                (game_id, since))]
+        version = int(row[0])
+        if len(texts) != max(0, version - since):
+            raise StoreError(f"{game_id}: {len(texts)} entries after {since} but version "
+                             f"{version}")
+        return version, [load_document(text) for text in texts]
+
     def replace_setup(self, game_id: str, version: int, setup: dict[str, Any]) -> int:
         check_game_id(game_id)
         check_version(version)
@@ -520,17 +550,21 @@ class SQLiteStore:
             raise GameNotFound(game_id)
         return int(row[0])
 
-    def swap(self, key: str, expected: str | None, new: str) -> bool:
-        """Set a pointer only if it still holds `expected` (None: only if unset).
+    def swap(self, key: str, expected: str | None, new: str | None) -> bool:
+        """Set a pointer only if it still holds `expected` (None: only if unset); with `new`
+        None, remove it only if it still holds `expected`.
 
         Of two writers (threads or processes) that read the same value, exactly one wins:
-        how a link is claimed by the first device that opens it.
+        how a link is claimed by the first device that opens it, and how a room's code is
+        taken back from a room that left it idle.
         """
         check_game_id(key)
-        check_game_id(new)
+        check_swap(expected, new)
 
         def compare_and_set(c: sqlite3.Cursor) -> bool:
-            if expected is None:
+            if new is None:
+                c.execute("DELETE FROM pointers WHERE key = ? AND game_id = ?", (key, expected))
+            elif expected is None:
                 c.execute("INSERT OR IGNORE INTO pointers (key, game_id) VALUES (?, ?)",
                           (key, new))
             else:
@@ -545,6 +579,36 @@ class SQLiteStore:
         with self._read() as c:
             row = c.execute("SELECT game_id FROM pointers WHERE key = ?", (key,)).fetchone()
         return None if row is None else row[0]
+
+    # -- counters ---------------------------------------------------------------------------
+
+    def count(self, key: str, window: float, add: int = 1) -> Tally:
+        """A counter with expiry (see `GameStore.count`): rate limits that every server
+        process on this file shares. A hit is a write (one commit); expired counters are
+        swept by the writes that come after them."""
+        check_game_id(key)
+        check_count(window, add)
+        now = self._clock()
+        if add == 0:
+            with self._read() as c:
+                row = c.execute("SELECT count, resets_at FROM counters WHERE key = ?",
+                                (key,)).fetchone()
+            if row is None or row[1] <= now:
+                return Tally(0, now + window)
+            return Tally(int(row[0]), float(row[1]))
+
+        def hit(c: sqlite3.Cursor) -> Tally:
+            c.execute("DELETE FROM counters WHERE resets_at <= ?", (now,))
+            c.execute(
+                "INSERT INTO counters (key, count, resets_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET count = count + excluded.count",
+                (key, add, now + window),
+            )
+            count, resets_at = c.execute("SELECT count, resets_at FROM counters WHERE key = ?",
+                                         (key,)).fetchone()
+            return Tally(int(count), float(resets_at))
+
+        return self._write(hit)  # type: ignore[no-any-return]
 
     # -- lifetime ---------------------------------------------------------------------------
 

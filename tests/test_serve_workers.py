@@ -87,6 +87,11 @@ def test_the_worker_factory_builds_the_app_from_the_environment(
     assert app.test_client().post("/api/rooms", json={"lang": "en"}).status_code == 200
     monkeypatch.setenv(ENV_SETTINGS, json.dumps({"store": url, "alexa": True,
                                                  "verify_alexa": False}))
+    # no skill id, no Alexa endpoint (it would answer any skill's signed requests)
+    assert not any(rule.rule == "/alexa" for rule in make_app().url_map.iter_rules())
+    monkeypatch.setenv(ENV_SETTINGS, json.dumps({"store": url, "alexa": True,
+                                                 "verify_alexa": False,
+                                                 "skill_id": "amzn1.ask.skill.test-id"}))
     assert any(rule.rule == "/alexa" for rule in make_app().url_map.iter_rules())
 
 
@@ -117,6 +122,15 @@ def test_the_poll_fast_path_answers_exactly_as_flask(tmp_path: Path) -> None:
         return answers
 
     mine = {"X-Wolf-Device": "dev-1"}
+    host = client.post("/api/rooms", json={"lang": "en"}).json["host_token"]
+    for path in (f"/api/h/{host}", f"/api/h/{host}?since=x", f"/api/h/{token}",
+                 f"/api/h/{host}/pass"):  # the host screen's polls (a player's link: 404)
+        flask, ours = both(path, {"X-Wolf-Device": "dev-host"})
+        assert flask == ours, path
+    flask, ours = both(f"/api/h/{host}", {"X-Wolf-Device": "dev-host"})
+    version = json.loads(ours[2])["version"]
+    flask, ours = both(f"/api/h/{host}?since={version}", {"X-Wolf-Device": "dev-host"})
+    assert flask == ours and flask[0] == "204 NO CONTENT"
     flask, ours = both(f"/api/p/{token}", mine)
     assert flask == ours and flask[0] == "200 OK"
     version = json.loads(ours[2])["version"]
@@ -128,6 +142,68 @@ def test_the_poll_fast_path_answers_exactly_as_flask(tmp_path: Path) -> None:
                           (f"/api/p/{token}/", mine)]:
         flask, ours = both(path, headers)
         assert flask == ours, path
+
+
+def test_the_choice_fast_path_answers_exactly_as_flask(tmp_path: Path) -> None:
+    """A phone's choice, through the middleware and through Flask: the same status, headers
+    and body; what the middleware must not judge (another origin, not JSON, a body that is
+    not an object, no device id) goes to Flask."""
+    app = create_app(open_store(f"sqlite:///{tmp_path / 'games.db'}"), SECRET_KEY="k",
+                     TESTING=True)
+    client = app.test_client(use_cookies=False)
+    host_device = {"X-Wolf-Device": "dev-host"}
+    room = client.post("/api/rooms", json={"lang": "en"}, headers=host_device).json
+    tokens = [client.post(f"/api/rooms/{room['code']}/join", json={"name": f"P{n}"}).json[
+        "token"] for n in range(6)]
+    for command, arg in (("preset", "basic"), ("protocol", "phones"),
+                         ("option", ["night_mode", "all_at_once"]), ("start", None)):
+        client.post(f"/api/h/{room['host_token']}/command", headers=host_device,
+                    json={"command": command, "arg": arg})
+    client.post(f"/api/h/{room['host_token']}/heard", headers=host_device,
+                json={"intent": "ReadyIntent"})
+    fast = app.wsgi_app
+    assert isinstance(fast, FastPolls)
+
+    def answer(wsgi: Any, token: str, device: str, body: Any, **headers: str) -> Any:
+        app.wsgi_app = wsgi  # type: ignore[method-assign]
+        try:
+            kwargs: dict[str, Any] = ({"data": body} if isinstance(body, bytes | str)
+                                      else {"json": body})
+            r = client.post(f"/api/p/{token}/choice", headers={"X-Wolf-Device": device,
+                                                               **headers}, **kwargs)
+        finally:
+            app.wsgi_app = fast  # type: ignore[method-assign]
+        return r.status, sorted(r.headers.items()), r.data
+
+    views = {t: client.get(f"/api/p/{t}", headers={"X-Wolf-Device": f"d{t}"}).json
+             for t in tokens}
+    turns = [(t, v["turn"]) for t, v in views.items() if v.get("turn")]
+    assert len(turns) >= 2
+    # refusals (the rules', the link's, the device's) and an accepted choice, both ways
+    for token, turn in turns[:1]:
+        bad = {"verb": turn["verb"], "target": "Nobody-here"}
+        assert answer(fast.wsgi_app, token, f"d{token}", bad) == answer(
+            fast, token, f"d{token}", bad)
+        assert answer(fast.wsgi_app, token, "other", bad) == answer(fast, token, "other", bad)
+        assert answer(fast.wsgi_app, "x" + token, "d", bad) == answer(fast, "x" + token, "d",
+                                                                      bad)
+    (one, turn_one), (two, turn_two) = turns[:2]
+    by_flask = answer(fast.wsgi_app, one, f"d{one}",
+                      {"verb": turn_one["verb"], "target": turn_one["targets"][0]})
+    by_us = answer(fast, two, f"d{two}",
+                   {"verb": turn_two["verb"], "target": turn_two["targets"][0]})
+    assert by_flask[0] == by_us[0] == "200 OK"
+    assert [h for h in by_flask[1] if h[0] != "Content-Length"] == [
+        h for h in by_us[1] if h[0] != "Content-Length"]
+    assert json.loads(by_us[2]) == client.get(f"/api/p/{two}",
+                                              headers={"X-Wolf-Device": f"d{two}"}).json
+    # what goes to Flask: its own answers (403, 415, 400), whichever way it came in
+    for body, headers in ((bad, {"Origin": "https://evil.example"}),
+                          ("verb=x", {"Content-Type": "application/x-www-form-urlencoded"}),
+                          ("[1, 2]", {"Content-Type": "application/json"}),
+                          ('{"verb": NaN}', {"Content-Type": "application/json"})):
+        assert answer(fast.wsgi_app, one, f"d{one}", body, **headers) == answer(
+            fast, one, f"d{one}", body, **headers), (body, headers)
 
 
 def counted_writes(relay: Relay, monkeypatch: pytest.MonkeyPatch) -> list[int]:

@@ -139,6 +139,8 @@ def build(tmp_path: Path, verify: bool, trust_root: bytes,
 def server(tmp_path: Path, trusted: Chain, untrusted: Chain) -> Iterator[Server]:
     chains = {CERT_URL: trusted.pem,
               "https://s3.amazonaws.com/echo.api/self-made.pem": untrusted.pem,
+              "https://s3.amazonaws.com/echo.api/%2e%2e/evil/x.pem": trusted.pem,
+              "https://s3.amazonaws.com/echo.api%2F..%2Fevil/x.pem": trusted.pem,
               "https://example.com/echo.api/echo-api-cert-test.pem": trusted.pem}
     app, store = build(tmp_path, True, trusted.root_der, chains)
     for url in serve(app):
@@ -246,6 +248,17 @@ BAD: dict[str, tuple[Callable[..., requests.Response], str]] = {
     "another skill": (lambda s, e, t, u: post(s, other_skill(e), t.key),
                       "refused an Alexa request"),
     "not json": (lambda s, e, t, u: post(s, {}, t.key, body=b"{not json"), "refused"),
+    # the verifier library normalises the path without decoding it: S3 decodes %2e%2e and
+    # serves /evil/x.pem, anyone's file (here a chain the tests trust, so only our own
+    # check of the URL can refuse it)
+    "percent-encoded dot segments in the certificate url": (lambda s, e, t, u: post(
+        s, join_ben(e), t.key, "https://s3.amazonaws.com/echo.api/%2e%2e/evil/x.pem"),
+        "encoded or escaped character"),
+    "percent-encoded slash in the certificate url": (lambda s, e, t, u: post(
+        s, join_ben(e), t.key, "https://s3.amazonaws.com/echo.api%2F..%2Fevil/x.pem"),
+        "encoded or escaped character"),
+    "nested too deep": (lambda s, e, t, u: post(
+        s, {}, t.key, body=b'{"a":' * 2000 + b"1" + b"}" * 2000), "malformed"),
 }
 
 
@@ -296,6 +309,18 @@ def test_the_development_flag_accepts_unsigned_requests_and_warns(
         response = post(server, echo.launch(), None, None)
         assert response.status_code == 200
         assert "Wolf Village" in speech(response.json())
+    store.close()
+
+
+def test_the_endpoint_is_not_mounted_for_a_skill_without_an_id(tmp_path: Path,
+                                                              trusted: Chain) -> None:
+    """Without the skill id, ask-sdk answers any skill's signed requests."""
+    store = open_store(f"sqlite:///{tmp_path / 'games.db'}")
+    app = create_app(store, SECRET_KEY="test-only")
+    skill = build_skill_builder(relay=app.extensions["wolfvillage_relay"]).create()
+    with pytest.raises(ValueError, match="skill's id"):
+        init_alexa(app, skill, trust_roots=[trusted.root_der])
+    assert not any(rule.rule == "/alexa" for rule in app.url_map.iter_rules())
     store.close()
 
 

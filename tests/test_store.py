@@ -909,3 +909,93 @@ def test_a_claim_must_be_set_by_the_same_write(store: GameStore) -> None:
         store.create("g1", SETUP, bind={"code:g1": "BCDF"}, claim={"room:BCDF"})
     with pytest.raises(GameNotFound):
         store.load("g1")
+
+
+# -- counters with expiry: the rate limits every server process shares (both backends) ---------
+
+
+class SetClock:
+    """A clock the test moves by hand (the counters' windows are read from it)."""
+
+    def __init__(self, now: float = START) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_counter_adds_hits_in_its_window_and_starts_again_after_it(
+        make_store: Callable[..., GameStore]) -> None:
+    clock = SetClock()
+    store = make_store(clock)
+    assert store.count("guess:10.0.0.1", 60, add=0).count == 0  # reading creates nothing
+    assert store.count("guess:10.0.0.1", 60).count == 1
+    clock.now += 30
+    tally = store.count("guess:10.0.0.1", 60, add=2)
+    assert tally.count == 3 and tally.resets_at == START + 60  # the first hit's window
+    assert store.count("guess:10.0.0.1", 60, add=0).count == 3
+    assert store.count("guess:10.0.0.2", 60, add=0).count == 0  # one counter per key
+    clock.now = START + 60  # the window is over
+    assert store.count("guess:10.0.0.1", 60, add=0).count == 0
+    tally = store.count("guess:10.0.0.1", 60)
+    assert tally.count == 1 and tally.resets_at == START + 120
+
+
+def test_a_counter_is_shared_by_every_store_object_and_loses_no_hit(
+        make_store: Callable[..., GameStore]) -> None:
+    """Two server processes are two store objects on one database: hits from both, at
+    once, all land in one counter."""
+    clock = SetClock()
+    stores = [make_store(clock), make_store(clock)]
+    barrier = threading.Barrier(8)
+
+    def hit(k: int) -> None:
+        barrier.wait()
+        for _ in range(5):
+            stores[k % 2].count("create:10.0.0.9", 3600)
+
+    threads = [threading.Thread(target=hit, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert stores[0].count("create:10.0.0.9", 3600, add=0).count == 40
+    assert stores[1].count("create:10.0.0.9", 3600, add=0).count == 40
+
+
+def test_a_counter_refuses_bad_arguments(store: GameStore) -> None:
+    for window, add in ((0, 1), (-5, 1), (float("nan"), 1), (True, 1), (60, -1), (60, 1.5),
+                        (60, True)):
+        with pytest.raises(ValueError):
+            store.count("guess:x", window, add=add)
+    with pytest.raises(ValueError):
+        store.count("", 60)
+    assert store.count("guess:x", 60, add=0).count == 0
+
+
+def test_swap_to_none_removes_a_pointer_only_from_the_expected_value(store: GameStore) -> None:
+    """How a room's code is taken back: of two workers releasing the same idle room's
+    code, the pointer goes once, and never from a room that took it meanwhile."""
+    store.bind("room:BCDF", "old-game")
+    assert not store.swap("room:BCDF", "another-game", None)
+    assert store.lookup("room:BCDF") == "old-game"
+    assert store.swap("room:BCDF", "old-game", None)
+    assert store.lookup("room:BCDF") is None
+    assert not store.swap("room:BCDF", "old-game", None)
+    with pytest.raises(ValueError):
+        store.swap("room:BCDF", None, None)
+
+
+def test_tail_gives_the_version_and_the_entries_after_a_point(store: GameStore) -> None:
+    """What a cached table reads to catch up with another worker: only the new entries."""
+    store.create("t", SETUP)
+    assert store.tail("t", 0) == (0, [])
+    play(store, "t", [{"n": n} for n in range(5)])
+    assert store.tail("t", 0) == (5, [{"n": n} for n in range(5)])
+    assert store.tail("t", 3) == (5, [{"n": 3}, {"n": 4}])
+    assert store.tail("t", 5) == (5, [])
+    assert store.tail("t", 9) == (5, [])  # a copy ahead of the store: the caller reloads
+    with pytest.raises(GameNotFound):
+        store.tail("missing", 0)
+    with pytest.raises(ValueError):
+        store.tail("t", -1)

@@ -7,27 +7,81 @@ import json
 import sys
 from collections.abc import Sequence
 
+# a game log nests four levels (the log, its actions, an action, a target); the parser and
+# the printer recurse, so a document nested thousands deep would be a RecursionError
+MAX_LOG_DEPTH = 32
 
-def _replay(args: argparse.Namespace) -> int:
-    from rules import replay
+
+class _Malformed(Exception):
+    """A JSON document that cannot be a game log (exit 2, with the reason)."""
+
+
+class _NotJSON(Exception):
+    """Text that is not JSON (exit 1)."""
+
+
+def _constant(name: str) -> float:
+    raise _NotJSON(f"{name} is not a JSON number")
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:  # Python reads at most 4,300 digits (sys.get_int_max_str_digits)
+        raise _Malformed(f"a number of {len(text)} digits is too long") from None
+
+
+def read_log(text: str) -> object:
+    """The game log in `text`: strict JSON (no NaN or Infinity), at most MAX_LOG_DEPTH
+    levels deep. `_NotJSON` or `_Malformed` say why not."""
+    from phones.limits import depth
 
     try:
+        doc = json.loads(text, parse_constant=_constant, parse_int=_int)
+    except json.JSONDecodeError as problem:
+        raise _NotJSON(str(problem)) from None
+    except RecursionError:
+        raise _Malformed(f"the document nests more than {MAX_LOG_DEPTH} levels") from None
+    if depth(doc) > MAX_LOG_DEPTH:
+        raise _Malformed(f"the document nests more than {MAX_LOG_DEPTH} levels")
+    return doc
+
+
+def _replay(args: argparse.Namespace) -> int:
+    """Exit 0: the log replays; 2: the rules refuse it (an action, the set-up, or a document
+    that cannot be a game log), with the resolved game and `error` on stdout; 1: the file
+    cannot be read as JSON text (stderr says why, stdout is empty)."""
+    from rules import replay
+    from rules.replay import refused_setup
+
+    name = "standard input" if args.file == "-" else args.file
+    try:
         if args.file == "-":
-            text = sys.stdin.read()
+            raw = sys.stdin.buffer.read()
         else:
-            with open(args.file, encoding="utf-8") as handle:
-                text = handle.read()
+            with open(args.file, "rb") as handle:
+                raw = handle.read()
     except OSError as problem:
         print(f"wolfvillage replay: cannot read {args.file}: {problem.strerror}", file=sys.stderr)
         return 1
     try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as problem:
-        print(f"wolfvillage replay: {args.file} is not valid JSON: {problem}", file=sys.stderr)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as problem:
+        print(f"wolfvillage replay: {name} is not UTF-8 text: {problem}", file=sys.stderr)
         return 1
-    result = replay(doc)
-    json.dump(result, sys.stdout, ensure_ascii=False, indent=args.indent)
-    sys.stdout.write("\n")
+    try:
+        result = replay(read_log(text))
+    except _NotJSON as problem:
+        print(f"wolfvillage replay: {name} is not valid JSON: {problem}", file=sys.stderr)
+        return 1
+    except _Malformed as problem:
+        result = refused_setup(f"not a game log: {problem}")
+    try:
+        out = json.dumps(result, ensure_ascii=False, indent=args.indent, allow_nan=False)
+    except (ValueError, TypeError, RecursionError) as problem:  # never a bare NaN
+        out = json.dumps(refused_setup(f"the result cannot be written as JSON: {problem}"))
+        result = {"error": True}
+    sys.stdout.write(out + "\n")
     return 2 if result["error"] is not None else 0
 
 

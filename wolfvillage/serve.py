@@ -11,21 +11,37 @@ lives here) and runs them:
   across processes: every use of a cached table revalidates it against the store, and a fresh
   link is claimed with the store's compare-and-set.
 
-One thing is per process: Flask-Limiter's `memory://` counts room-code guesses in each worker,
-so N workers allow N times the guesses (20 a minute each by default).
+The budgets per client address (wrong room-code guesses, rooms created: `phones.limits`) are
+counted in the store, so every worker shares them.
+
+Stopping: SIGTERM or SIGINT stops the server within STOP_GRACE_S seconds at any moment. A
+worker that is still building its app when the signal comes dies at once (it has not taken
+a request yet), and one that does not finish in time is killed. A worker never outlives the
+server process: it is killed when its parent dies (`kill -9` of the server included), so a
+restart never runs beside an older generation of workers on the same store.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
+import sys
 from typing import Any
 
 from phones.serve import lan_address
 
 # what the worker processes read (the factory has no arguments)
 ENV_SETTINGS = "WOLFVILLAGE_SERVE_SETTINGS"
+ENV_PARENT = "WOLFVILLAGE_SERVE_PARENT"  # the server's pid, which its workers check
+SKILL_ID_ENV = "WOLFVILLAGE_SKILL_ID"
+TRUSTED_PROXIES_ENV = "WOLFVILLAGE_TRUSTED_PROXIES"
+# seconds the server waits for a worker to stop on its own before killing it
+STOP_GRACE_S = 3
+ALEXA_OFF = ("The Alexa endpoint is off: set {env} (or --skill-id) to your skill's id "
+             "(amzn1.ask.skill....) to serve POST /alexa (docs/alexa.md)")
 # granian's own runtime holds the connections; Python threads per worker. A thread waits
 # for its table's lock and for its write's commit, so more threads hide those waits, but
 # each extra one also queues on the GIL: on the idle 2-core machine 4 threads gave a p99 of
@@ -45,20 +61,24 @@ def default_workers() -> int:
 
 
 def build_app(store_url: str | None, alexa: bool = True, verify_alexa: bool = True,
-              public_url: str | None = None, **config: Any) -> Any:
-    """The relay's app; with `alexa`, the skill's POST /alexa beside it, over the same store.
+              public_url: str | None = None, skill_id: str | None = None,
+              **config: Any) -> Any:
+    """The relay's app; with `alexa` and a skill id, the skill's POST /alexa beside it, over
+    the same store. Without a skill id there is no Alexa endpoint (a signed request for any
+    other skill would be answered): `run` says so at start-up.
 
     The skill is imported lazily, so that serving the relay alone never needs it.
     """
     from phones.serve import build_relay_app
 
     app = build_relay_app(store_url, **config)
-    if alexa:
+    if alexa and skill_id:
         from skill.builder import build_skill_builder
         from skill.web import init_alexa
 
         relay = app.extensions["wolfvillage_relay"]
-        skill = build_skill_builder(relay=relay, public_url=public_url).create()
+        skill = build_skill_builder(relay=relay, public_url=public_url,
+                                    skill_id=skill_id).create()
         init_alexa(app, skill, verify=verify_alexa)
     return app
 
@@ -81,12 +101,43 @@ def quiet_garbage_collector() -> None:
 
 def make_app() -> Any:
     """The app of one worker process, from the settings `run` left in the environment."""
+    die_with_parent(int(os.environ.get(ENV_PARENT) or 0))
     settings = json.loads(os.environ.get(ENV_SETTINGS) or "{}")
     app = build_app(settings.get("store"), alexa=settings.get("alexa", True),
                     verify_alexa=settings.get("verify_alexa", True),
-                    public_url=settings.get("public_url"))
+                    public_url=settings.get("public_url"), skill_id=settings.get("skill_id"),
+                    **_config(settings))
     quiet_garbage_collector()
     return app
+
+
+def _config(settings: dict[str, Any]) -> dict[str, Any]:
+    proxies = settings.get("trusted_proxies")
+    return {"TRUSTED_PROXIES": proxies} if proxies else {}
+
+
+def die_with_parent(parent: int) -> None:
+    """In a worker process, first thing: it never outlives the server, and a stop signal
+    that comes while it builds its app ends it at once.
+
+    granian forks its workers with the server's own signal handlers, which only set a flag
+    in the server's object: a SIGTERM that reached a worker before granian installed the
+    worker's handlers (while `make_app` builds the app) was lost, the worker went on to
+    serve, and the server waited for it forever. Until granian takes the signals over, the
+    defaults apply: SIGTERM ends the worker, SIGINT raises KeyboardInterrupt.
+    """
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    if not parent or not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0) != 0:
+        return
+    if os.getppid() != parent:
+        os._exit(1)  # the server died before the line above: nobody would kill this one
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -105,6 +156,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the address phones use (default: this machine's, or "
                         "WOLFVILLAGE_PUBLIC_URL)")
     parser.add_argument("--no-alexa", action="store_true", help="serve the phone relay only")
+    parser.add_argument("--skill-id", default=os.environ.get(SKILL_ID_ENV) or None,
+                        help=f"your Alexa skill's id (default: ${SKILL_ID_ENV}); without it "
+                        "there is no Alexa endpoint")
+    parser.add_argument("--trusted-proxy", action="append", default=None, metavar="ADDRESS",
+                        help="a reverse proxy whose X-Forwarded-For is believed: an address or "
+                        f"a network, repeatable (default: ${TRUSTED_PROXIES_ENV}, "
+                        "comma-separated; none)")
     parser.add_argument("--insecure-skip-alexa-verification", action="store_true",
                         help="DEVELOPMENT ONLY: accept unsigned Alexa requests")
 
@@ -113,9 +171,21 @@ def run(args: argparse.Namespace) -> int:
     shown = lan_address() if args.host == "0.0.0.0" else args.host
     public = args.public_url or os.environ.get("WOLFVILLAGE_PUBLIC_URL") or (
         f"http://{shown}:{args.port}")
-    settings = {"store": args.store, "alexa": not args.no_alexa,
+    proxies = ",".join(args.trusted_proxy) if args.trusted_proxy else (
+        os.environ.get(TRUSTED_PROXIES_ENV) or "")
+    try:
+        from phones.limits import trusted_networks
+
+        trusted_networks(proxies)
+    except ValueError as problem:
+        print(f"wolfvillage serve: --trusted-proxy: {problem}", file=sys.stderr)
+        return 2
+    alexa = not args.no_alexa and bool(args.skill_id)
+    if not args.no_alexa and not args.skill_id:
+        print(ALEXA_OFF.format(env=SKILL_ID_ENV), flush=True)
+    settings = {"store": args.store, "alexa": alexa,
                 "verify_alexa": not args.insecure_skip_alexa_verification,
-                "public_url": public}
+                "public_url": public, "skill_id": args.skill_id, "trusted_proxies": proxies}
     workers = max(1, args.workers)
     if workers > 1:
         _prepare_store(args.store)
@@ -130,12 +200,13 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from phones.serve import serve
 
-    app = build_app(args.store, alexa=settings["alexa"], verify_alexa=settings["verify_alexa"],
-                    public_url=public)
+    app = build_app(args.store, alexa=alexa, verify_alexa=settings["verify_alexa"],
+                    public_url=public, skill_id=args.skill_id, **_config(settings))
     quiet_garbage_collector()
     print(f"Wolf Village is listening: http://{shown}:{args.port}/", flush=True)
-    serve(app, host=args.host, port=args.port, threads=args.threads or WAITRESS_THREADS,
-          connections=args.connections)
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: a clean exit
+        serve(app, host=args.host, port=args.port, threads=args.threads or WAITRESS_THREADS,
+              connections=args.connections)
     return 0
 
 
@@ -161,6 +232,8 @@ def serve_workers(settings: dict[str, Any], host: str, port: int, workers: int, 
     from granian.constants import Interfaces
 
     os.environ[ENV_SETTINGS] = json.dumps(settings)
+    os.environ[ENV_PARENT] = str(os.getpid())
     Granian("wolfvillage.serve:make_app", factory=True, address=host, port=port,
             interface=Interfaces.WSGI, workers=workers, blocking_threads=threads,
-            backlog=max(1024, connections), log_access=False).serve()
+            backlog=max(1024, connections), log_access=False,
+            workers_kill_timeout=STOP_GRACE_S).serve()

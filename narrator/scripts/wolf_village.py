@@ -21,7 +21,7 @@ from rules.wolf_village.balance import rating
 from rules.wolf_village.knowledge import private_knowledge, public_knowledge
 from rules.wolf_village.options import NIGHT_MODES, Options
 from rules.wolf_village.presets import MAX_PLAYERS, MIN_PLAYERS, PRESETS
-from rules.wolf_village.roles import NIGHT_ORDER
+from rules.wolf_village.roles import NIGHT_ORDER, ROLES
 
 NIGHT = "night"
 SETTLE = "settle"
@@ -97,21 +97,24 @@ class WolfVillageScript(Script):
         n = self.narrator
         cfg = n.config
         if command == "preset":
-            if arg not in PRESETS:
+            if not isinstance(arg, str) or arg not in PRESETS:
                 return n.refuse("unknown_preset")
             cfg.preset, cfg.deck = arg, None
             return n.ok(self._rating_cues())
         if command == "deck":
-            if not isinstance(arg, dict):
+            if not isinstance(arg, dict) or not all(
+                    role in ROLES and type(count) is int and 0 <= count <= MAX_PLAYERS
+                    for role, count in arg.items()):
                 return n.refuse("not_understood")
             cfg.deck = dict(arg)
             return n.ok(self._rating_cues())
         # option
-        key, value = (arg or [None, None]) if isinstance(arg, list) else (None, None)
-        if key not in Options.__dataclass_fields__ or key == "show_of_hands":
+        key, value = arg if isinstance(arg, list) and len(arg) == 2 else (None, None)
+        if (not isinstance(key, str) or key not in Options.__dataclass_fields__
+                or key == "show_of_hands"):
             return n.refuse("not_understood")
         if key == "night_mode":
-            if value not in NIGHT_MODES:
+            if not isinstance(value, str) or value not in NIGHT_MODES:
                 return n.refuse("not_understood")
         elif not isinstance(value, bool):
             return n.refuse("not_understood")

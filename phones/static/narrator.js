@@ -33,6 +33,8 @@
   var lang = panel.dataset.lang || "en";
   var current = null;   // the line playing now (the volume and mute act on it at once)
   var MAX_CAPTIONS = 40;
+  var boxSpeaks = panel.dataset.box === "yes";
+  if (boxSpeaks) { startButton.hidden = true; }
 
   function logOf(list) { return String(list).split(":")[0]; }
 
@@ -162,8 +164,10 @@
   }
 
   function tick() {
-    // let the narrator's time pass, only once everything told has been said
-    if (ticking || speaking || queue.length || !timer || paused || idleSince === null) { return; }
+    // let the narrator's time pass, only once everything told has been said (where a box
+    // with a speaker narrates, the box lets the time pass and this page only shows captions)
+    if (boxSpeaks || ticking || speaking || queue.length || !timer || paused ||
+        idleSince === null) { return; }
     var now = performance.now();
     var seconds = (now - idleSince) / 1000;
     if (seconds < 1) { return; }

@@ -131,7 +131,7 @@ PRESETS: dict[str, Preset] = {
 def preset(name: str) -> Preset:
     try:
         return PRESETS[name]
-    except KeyError:
+    except (KeyError, TypeError):  # TypeError: a name that is a list or an object
         raise SetupError(
             f"unknown preset {name!r} (known: {', '.join(PRESETS)})"
         ) from None
