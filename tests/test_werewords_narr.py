@@ -201,6 +201,25 @@ def test_set_up_by_voice_in_the_lobby():
     assert n.config.options["day_seconds"] == 360  # refused: nothing changed
 
 
+def test_set_up_arguments_of_the_wrong_shape_are_refused_and_change_nothing():
+    n = werewords(start=False)
+    before = n.config.to_json()
+    for arg in (["x"], [["x"], True], "difficulty", None, {"difficulty": "hard"},
+                ["difficulty", ["hard"]], ["day_seconds", 240.0], ["day_seconds", "240"],
+                ["words_offered", True], ["minion", "yes"], ["last_mayor", "Nobody"],
+                [{"a": 1}, 2]):
+        reply = n.handle(Host("option", arg))
+        assert not reply.accepted, arg
+    for deck in ({"zzz": 1}, {"villager": "4"}, {"seer": True}, {"seer": -1}, ["seer"], 3):
+        assert not n.handle(Host("deck", deck)).accepted, deck
+    assert n.config.to_json() == before
+    # a deck of the right shape the rules refuse is refused at the deal, with the reason
+    assert n.handle(Host("deck", {"mayor": 1, "seer": 1, "villager": 4})).accepted
+    reply = n.handle(Host("start"))
+    assert not reply.accepted and keys(reply.cues)[0] == "setup_problem"
+    assert n.game is None
+
+
 def test_the_words_come_from_the_tables_language_and_difficulty():
     n = werewords(lang="es", difficulty="medium")
     from rules.werewords.wordlists import word_list

@@ -38,7 +38,7 @@ from narrator.table import TableConfig
 from rules.core import CLOCK, TABLE, Refused
 from rules.werewords.knowledge import private_knowledge, public_knowledge, shown_after
 from rules.werewords.options import DAY_SECONDS, WORDS_OFFERED
-from rules.werewords.roles import OPTIONAL_ROLES
+from rules.werewords.roles import CARD_ORDER, OPTIONAL_ROLES
 from rules.werewords.setup import MAX_PLAYERS, MIN_PLAYERS
 from rules.werewords.wordlists import LANGUAGES as WORD_LANGUAGES
 from rules.werewords.wordlists import LEVELS
@@ -164,9 +164,10 @@ class WerewordsScript(Script):
                 cfg.deck = None  # back to the seed's own deck
                 return n.ok([Say("ww_deck_standard")])
             if not isinstance(arg, dict) or not all(
-                    isinstance(k, str) and _whole(v) is not None for k, v in arg.items()):
-                return n.refuse("not_understood")
-            cfg.deck = {k: int(v) for k, v in arg.items()}
+                    k in CARD_ORDER and isinstance(v, int) and not isinstance(v, bool)
+                    and v >= 0 for k, v in arg.items()):
+                return n.refuse("not_understood")  # the rules check the deck at the deal
+            cfg.deck = dict(arg)
             return n.ok([Say("ww_deck_set", {"count": sum(cfg.deck.values())})])
         key, value = arg if isinstance(arg, list) and len(arg) == 2 else (None, None)
         said = self._option_line(key, value)
@@ -195,8 +196,9 @@ class WerewordsScript(Script):
 
     @staticmethod
     def _option_problem(key: Any) -> str:
-        return {"day_seconds": "ww_bad_day", "words_offered": "ww_bad_words_offered",
-                "difficulty": "ww_bad_difficulty"}.get(key, "not_understood")
+        problems = {"day_seconds": "ww_bad_day", "words_offered": "ww_bad_words_offered",
+                    "difficulty": "ww_bad_difficulty"}
+        return problems.get(key, "not_understood") if isinstance(key, str) else "not_understood"
 
     def heard_lobby(self, heard: Heard) -> Reply | None:
         slots = heard.slots
