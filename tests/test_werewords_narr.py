@@ -197,6 +197,9 @@ def test_set_up_by_voice_in_the_lobby():
     assert n.config.options == {"difficulty": "medium", "day_seconds": 360,
                                 "words_offered": 3, "beholder": True, "minion": False}
     assert not n.handle(Heard("DayTimerIntent", {"minutes": 11})).accepted
+    for odd in ("²", "٣", "", None, [3], "3.5"):
+        assert not n.handle(Heard("DayTimerIntent", {"minutes": odd})).accepted, odd
+        assert not n.handle(Heard("WordsOfferedIntent", {"count": odd})).accepted, odd
     assert not n.handle(Heard("WordsDifficultyIntent", {"difficulty": "brutal"})).accepted
     assert n.config.options["day_seconds"] == 360  # refused: nothing changed
 

@@ -92,8 +92,8 @@ def _whole(value: Any) -> int | None:
         return None
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value.strip())
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        return int(value.strip())  # "²" is a digit to isdigit(), not to int()
     return None
 
 
@@ -180,10 +180,11 @@ class WerewordsScript(Script):
         """What the table hears when the option is set, or None: not a valid value."""
         if key == "difficulty" and value in LEVELS:
             return Say(f"ww_difficulty_{value}")
-        if key == "day_seconds" and _whole(value) == value and value % 60 == 0 and (
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        if key == "day_seconds" and whole and value % 60 == 0 and (
                 DAY_SECONDS[0] <= value <= DAY_SECONDS[1]):
             return Say("ww_day_set", {"minutes": value // 60})
-        if key == "words_offered" and _whole(value) == value and (
+        if key == "words_offered" and whole and (
                 WORDS_OFFERED[0] <= value <= WORDS_OFFERED[1]):
             return Say("ww_words_offered_set", {"count": value})
         if key in OPTIONAL_ROLES and isinstance(value, bool):
