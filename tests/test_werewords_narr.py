@@ -870,3 +870,52 @@ def test_the_script_is_registered_for_the_ruleset():
 
     assert script_class("werewords") is WerewordsScript
     assert Listen  # the cues the script emits are the core's
+
+
+ODD_TARGETS: list[Any] = [None, "", "Nobody", 3, True, [], ["Ana"], {}, {"to": "Ana"},
+                          {"to": ["Ana"], "token": "yes"}, {"to": "Ana", "token": None},
+                          {"to": "Ana", "token": "yes", "x": 1}, "yes Ana", 1.5]
+VERBS = ["choose_word", "answer", "take_back", "whoops", "guess_seer", "vote", "kill", "",
+         None]
+INTENTS = ["WhoopsIntent", "PointIntent", "VoteIntent", "ReadyIntent", "SkipClockIntent",
+           "UndoIntent", "DayTimerIntent", "WordsDifficultyIntent", "AMAZON.HelpIntent",
+           "TimeLeftIntent", "NewGameIntent", "AMAZON.FallbackIntent", "Nonsense"]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_any_input_at_any_moment_is_answered_and_a_refusal_changes_nothing(seed):
+    """Between the steps of a random game, odd inputs from anybody (taps of every verb with
+    targets of every shape, intents with odd slots, host commands, odd ticks): each gets an
+    answer, and one that is not accepted leaves the table as it was."""
+    rng = random.Random(seed)
+    n = werewords(seed=seed, protocol=rng.choice(["phones", "roll_call"]))
+    names = [*n.game.players, "Nobody", "table", "clock"]
+    for _ in range(3000):
+        if n.phase == "over":
+            break
+        odd: Input
+        kind = rng.randrange(4)
+        if kind == 0:
+            odd = Tap(rng.choice(names), rng.choice(VERBS), rng.choice(ODD_TARGETS))
+        elif kind == 1:
+            odd = Heard(rng.choice(INTENTS), {rng.choice(["player", "minutes", "count",
+                                                          "difficulty"]):
+                                              rng.choice([*ODD_TARGETS, *names])})
+        elif kind == 2:
+            odd = Host(rng.choice(["option", "deck", "game", "start", "skip_clock",
+                                   "undo_vote", "pause", "resume", "new_game", "seats"]),
+                       rng.choice(ODD_TARGETS))
+        else:
+            odd = Tick(rng.choice([-1.0, 0.0, 0.25, 1e9]))
+        before = (list(n.actions), list(n.told), n.phase, n.timer, n.script.held)
+        reply = n.handle(odd)
+        if not reply.accepted:
+            assert (list(n.actions), list(n.told), n.phase, n.timer, n.script.held) == before, (
+                odd)
+        if n.paused:
+            n.handle(Host("resume"))
+        inp = next_input(n, rng) if n.phase != "over" else None
+        if inp is not None:
+            n.handle(inp)
+    assert n.phase in ("over", "ww_day", "ww_point", "ww_hunt", "ww_discuss", "night",
+                       "reveal", "lobby")

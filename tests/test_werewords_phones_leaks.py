@@ -276,6 +276,10 @@ class Table:
         for page in pages:
             for fact in html_facts(page, viewer):
                 assert fact in allowed, (where, "html", viewer, fact)
+            if viewer != truth.mayor:
+                # the token pad and a token held back are the mayor's alone
+                assert 'class="turn pad"' not in page, (where, viewer, "the pad")
+                assert 'data-verb="take_back"' not in page, (where, viewer, "a held token")
 
     def observe(self) -> dict[str, Any]:
         self.steps += 1
