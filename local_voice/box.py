@@ -193,11 +193,12 @@ class Box:
         narrator = self.session().narrator
         if narrator.timer is not None and not narrator.paused:
             # the narrator's timer (the debate clock, a night call held open) runs on the
-            # time the box lets pass: at most every TICK_EVERY, and when it is due
+            # time the box lets pass: at most every TICK_EVERY, and when it is due (its
+            # end, or sooner a moment its script waits for: a warning, a tap held back)
             now = self.clock()
             if self.last_tick is None:
                 self.last_tick = now
-            if now - self.last_tick >= min(TICK_EVERY, max(narrator.timer, 0.1)):
+            if now - self.last_tick >= min(TICK_EVERY, max(narrator.timer_due() or 0.0, 0.1)):
                 handle(self.relay, self.game_id, Tick(now - self.last_tick))
                 self.last_tick = now
                 return

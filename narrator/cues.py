@@ -57,10 +57,14 @@ class Wait:
 
 @dataclass(frozen=True)
 class Clock:
-    """Start (with the seconds) or stop the debate clock."""
+    """Start (with the seconds) or stop the narrator's timer (the debate clock, a day).
+
+    `then`: the line a mouth that cannot keep time itself (Alexa: one answer per request)
+    says once it has waited the clock's length, to be asked to go on ("" : the debate's)."""
 
     action: str
     seconds: int = 0
+    then: str = ""
 
 
 @dataclass(frozen=True)

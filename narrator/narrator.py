@@ -229,6 +229,15 @@ class Narrator:
     def stop_timer(self) -> None:
         self.timer = None
 
+    def timer_due(self) -> float | None:
+        """Seconds until the running timer next needs to hear that time passed: its end,
+        or sooner a moment the script waits for (a spoken warning, a tap held back), so a
+        mouth that lets time pass in steps knows when to send the next Tick."""
+        if self.timer is None:
+            return None
+        due = self.script.due()
+        return self.timer if due is None else max(0.0, min(self.timer, due))
+
     # ------------------------------------------------------------------ host commands
 
     def _host(self, command: str, arg: Any) -> Reply:
@@ -353,7 +362,7 @@ class Narrator:
         if len(cfg.players) < self.script.min_players:
             return self.refuse("too_few", count=len(cfg.players), min=self.script.min_players)
         try:
-            game = start_game(cfg.setup_doc(self.seed + self.games_started))
+            game = start_game(self.script.game_doc(self.seed + self.games_started))
         except SetupError as problem:
             return self.refuse("setup_problem", reason=problem.reason)
         self.games_started += 1
@@ -541,7 +550,7 @@ class Narrator:
             return self.refuse("nothing_to_undo")
         undone = self.actions.pop()
         self.confirming = None
-        self.game = start_game(self.config.setup_doc(self.seed + self.games_started - 1))
+        self.game = start_game(self.script.game_doc(self.seed + self.games_started - 1))
         for action in self.actions:
             self.game.apply(*action)
         self.narrated = min(self.narrated, len(self.game.events))
@@ -552,11 +561,16 @@ class Narrator:
     def _tick(self, seconds: float) -> Reply:
         if self.timer is None or self.paused or seconds <= 0:
             return Reply(False, [])
+        before = self.timer
         self.timer -= seconds
-        if self.timer > 0:
-            return self.ok([])
+        # what the script does while its timer runs (a warning, a tap held back now taken)
+        passing = self.script.time_passed(before, self.timer)
+        if self.timer is None or self.timer > 0:
+            return self.ok(passing)  # still running, or what passed ended it
         self.timer = None
-        return self.script.time_up()
+        reply = self.script.time_up()
+        reply.cues = passing + reply.cues
+        return reply
 
     # ------------------------------------------------------------------ phones' views
 

@@ -20,14 +20,6 @@ def page_text(lang: str) -> dict[str, Any]:
         lang = "en"
     with open(TEXT_DIR / f"{lang}.json", encoding="utf-8") as handle:
         text = json.load(handle)
-    # each game's own words (phones/text/<game>/<lang>.json, keys with the game's prefix)
-    for path in sorted(TEXT_DIR.glob(f"*/{lang}.json")):
-        with open(path, encoding="utf-8") as handle:
-            extra = json.load(handle)
-        twice = sorted(set(extra) & set(text))
-        if twice:
-            raise ValueError(f"{path}: {', '.join(twice)} already in the pages' words")
-        text.update(extra)
     text["roles"] = catalog(lang)["roles"]
     text["presets"] = catalog(lang)["presets"]
     text["ratings"] = catalog(lang)["ratings"]
@@ -37,7 +29,27 @@ def page_text(lang: str) -> dict[str, Any]:
     text["games"] = catalog(lang)["games"]
     text["lang_names"] = LANGUAGE_NAMES
     text["_lang"] = lang
+    # each game's own words (phones/text/<game>/<lang>.json, keys with the game's prefix)
+    for path in sorted(TEXT_DIR.glob(f"*/{lang}.json")):
+        _merge(text, path)
     return text
+
+
+def _merge(text: dict[str, Any], path: Path) -> None:
+    """A game's own page words (phones/text/<game>/<lang>.json): new keys, and new entries
+    in a section (a role's or an option's name); never a word the pages already have."""
+    with open(path, encoding="utf-8") as handle:
+        extra = json.load(handle)
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(text.get(key), dict):
+            clash = set(value) & set(text[key])
+            if clash:
+                raise ValueError(f"{path}: {key}.{sorted(clash)[0]} is already in the pages")
+            text[key] = {**text[key], **value}
+        elif key in text:
+            raise ValueError(f"{path}: {key} is already in the pages' words")
+        else:
+            text[key] = value
 
 
 def counted(text: dict[str, Any], key: str, **params: Any) -> str:

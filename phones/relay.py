@@ -581,6 +581,7 @@ class Relay:
             # the player's number: "number three" names them wherever a name is misheard
             view["seat"] = narrator.player_view(link.player).get("seat")
         if narrator.game is not None:
+            view["game"] = narrator.config.ruleset  # which game's page parts to show
             view["public"] = public.get("game")
             view["story"] = public.get("story", [])  # the lines every screen may show
             if link.player is not None:
@@ -811,12 +812,13 @@ def _waiting(narrator: Narrator) -> dict[str, Any]:
     if own is not None:
         return own  # the game's script says what may be shown
     pending = game.pending()
-    if narrator.phase == "reveal" or game.phase == "night":
+    if narrator.phase in ("reveal", "night") or game.phase == "night":
         # before "ready" the rules already wait for the night's first turns: naming them
-        # would name the cupid or the pack
+        # would name the cupid or the pack (and a narrated night may still be calling
+        # roles after the rules have moved on: Werewords' day starts with the word)
         if narrator.phase != "night":
             return {}
-        if game.options.night_mode == "narrated":
+        if getattr(game.options, "night_mode", "narrated") == "narrated":
             # nothing: a live role's call ends when its player chooses, a dead role's
             # after the speaker's pause, so naming the call would betray the dead
             return {}
@@ -825,7 +827,8 @@ def _waiting(narrator: Narrator) -> dict[str, Any]:
         # count from telling whether a witch with a potion is alive
         waiting_witch = 1 if getattr(game, "witch_waiting", None) is not None else 0
         return {"turns_left": len(pending) + waiting_witch, "turns": living}
-    return {"players": [d.player for d in pending if d.player != "table"]}
+    # the host and the clock (Werewords' day timer) are awaited too, but are no players
+    return {"players": [d.player for d in pending if d.player not in ("table", "clock")]}
 
 
 def _next_to_pass(narrator: Narrator, serves: list[str] | None = None) -> str | None:

@@ -295,6 +295,9 @@ def target_from_form(verb: str, form: Any) -> Any:
         return form.getlist("target")
     if verb == "verdict" and form.getlist("tie"):
         return {"tie": form.getlist("tie")}
+    if verb == "answer":
+        # Werewords' token pad: the player who asked, and the token's button
+        return {"to": form.get("target"), "token": form.get("token")}
     target = form.get("target")
     return None if target in (None, "", "__nobody__") else target
 

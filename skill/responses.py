@@ -57,7 +57,7 @@ def shape(cues: list[Any], prompt: list[Any], lang: str, phase: str) -> Spoken:
     if clock is not None:
         # the debate: silence for the clock's length (Alexa's audio limit permitting)
         spoken.append(Pause(float(clock.seconds)))
-        spoken.append(Say("time_up_continue"))
+        spoken.append(Say(clock.then or "time_up_continue"))
     elif waits and phase == "night":
         spoken += [Pause(WAIT_PAUSE), Say("night_continue")]
     ssml = _within_chars(to_ssml(lang, _budget(spoken, lang)))

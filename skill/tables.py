@@ -72,7 +72,12 @@ class Tables:
         # versions count within the current log (a new game starts a new one)
         spoken = int(self.store.lookup(f"alexa-spoken:{session.game_id}") or 0)
         roster = json.loads(self.store.lookup(f"alexa-roster:{game_id}") or "[]")
-        return Table(game_id, session, host.get("code", ""), spoken, roster,
+        # the relay gives a finished or long idle table's code back (another room may get
+        # it): the screen then shows no code rather than a stranger's room
+        code = host.get("code", "")
+        if code and self.store.lookup(ROOM_KEY.format(code=code)) != game_id:
+            code = ""
+        return Table(game_id, session, code, spoken, roster,
                      (session.game_id, spoken, roster))
 
     def open_room(self, device: str, lang: str) -> Table:

@@ -52,6 +52,17 @@ CUSTOM_INTENTS: dict[str, dict[str, str]] = {
     "HandsResultIntent": {"player": PLAYER},
     "HandsTieIntent": {"player": PLAYER, "other": PLAYER},
 }
+# Werewords (seed 004): whoops, pointing at the seer or a werewolf, and its set-up
+WEREWORDS_INTENTS: dict[str, dict[str, str]] = {
+    "WhoopsIntent": {},
+    "PointIntent": {"player": PLAYER},
+    "WordsDifficultyIntent": {"difficulty": "WORD_DIFFICULTY"},
+    "DayTimerIntent": {"minutes": "AMAZON.NUMBER"},
+    "WordsOfferedIntent": {"count": "AMAZON.NUMBER"},
+    "WerewordsRoleIntent": {"ww_role": "WEREWORDS_ROLE", "toggle": "TOGGLE"},
+    "WerewordsNoRoleIntent": {"ww_role": "WEREWORDS_ROLE"},
+}
+CUSTOM_INTENTS.update(WEREWORDS_INTENTS)
 BUILTINS_WITH_SAMPLES = [
     "AMAZON.YesIntent",
     "AMAZON.NoIntent",
@@ -78,6 +89,8 @@ TYPE_IDS = {
     "TOGGLE": {"on", "off"},
     "NIGHT_MODE": {"narrated", "all_at_once", "pass_phones"},
     "PROTOCOL": {"roll_call", "show_of_hands", "phones"},
+    "WORD_DIFFICULTY": {"easy", "medium", "hard"},
+    "WEREWORDS_ROLE": {"minion", "beholder"},
 }
 
 # Launch words, wake words and words Alexa forbids in an invocation name, in each language.
@@ -367,6 +380,8 @@ def test_offline_reads_every_synonym(locale):
         "NIGHT_MODE": ("NightModeIntent", "night_mode"),
         "PROTOCOL": ("VotingIntent", "protocol"),
         "GAME": ("GameIntent", "game"),
+        "WORD_DIFFICULTY": ("WordsDifficultyIntent", "difficulty"),
+        "WEREWORDS_ROLE": ("WerewordsNoRoleIntent", "ww_role"),
     }
     for slot_type, (intent, slot) in carriers.items():
         sample = next(s for s in samples(locale, intent) if s.count("{") == 1)
@@ -454,3 +469,46 @@ def test_every_game_has_a_name_in_every_locale(locale):
 
     ids = {v["id"] for v in types(locale)["GAME"]["values"]}
     assert set(SCRIPTS) <= ids
+# --- Werewords -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_werewords_pointing_is_not_a_bare_name_and_names_a_player(locale):
+    """"I point at Sam" in the seer hunt and the final vote; a bare name stays a VoteIntent,
+    which the pointing accepts too."""
+    reader = understanding(locale)
+    for sample in samples(locale, "PointIntent"):
+        assert "{player}" in sample and sample != "{player}"
+        heard = reader.understand(sample.replace("{player}", "Sam"), TABLE, ("PointIntent",))
+        assert heard is not None and (heard.intent, heard.slots) == (
+            "PointIntent", {"player": "Sam"}), sample
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_werewords_set_up_by_voice(locale):
+    """The difficulty, the day's minutes, the words offered, the optional roles on and off,
+    each read back by the box with its value."""
+    reader = understanding(locale)
+    difficulty = next(s for s in samples(locale, "WordsDifficultyIntent"))
+    for value in types(locale)["WORD_DIFFICULTY"]["values"]:
+        heard = reader.understand(difficulty.replace("{difficulty}", value["name"]["value"]))
+        assert heard is not None and heard.slots == {"difficulty": value["id"]}
+    for intent, slot in (("DayTimerIntent", "minutes"), ("WordsOfferedIntent", "count")):
+        for sample in samples(locale, intent):
+            heard = reader.understand(sample.replace("{" + slot + "}", "5"))
+            assert heard is not None and (heard.intent, heard.slots) == (intent, {slot: 5}), (
+                sample)
+    on = next(s for s in samples(locale, "WerewordsRoleIntent") if "{toggle}" not in s)
+    for value in types(locale)["WEREWORDS_ROLE"]["values"]:
+        said = value["name"]["value"]
+        heard = reader.understand(on.replace("{ww_role}", said))
+        assert heard is not None and (heard.intent, heard.slots) == (
+            "WerewordsRoleIntent", {"ww_role": value["id"]}), on
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_whoops_is_understood_without_a_slot(locale):
+    reader = understanding(locale)
+    for sample in samples(locale, "WhoopsIntent"):
+        heard = reader.understand(sample, TABLE, ("WhoopsIntent",))
+        assert heard is not None and heard.intent == "WhoopsIntent", sample

@@ -102,7 +102,8 @@ def test_the_host_page_offers_the_game_and_its_set_up(server):
     for name in NAMES[:6]:
         table.join(name)
     setup = table.host_view()["setup"]
-    assert setup["games"] == ["wolf-village", "one-night"] and setup["game"] == "wolf-village"
+    assert setup["games"] == ["wolf-village", "one-night", "werewords"]
+    assert setup["game"] == "wolf-village"
     text = table.host.get(f"/h/{table.host_token}").text
     assert '<select id="game" name="game">' in text and 'value="one-night"' in text
     # the game chosen on the page: its own set-up, votes and clocks

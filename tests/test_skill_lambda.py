@@ -245,6 +245,19 @@ def test_launch_opens_a_room_spelling_its_code_with_a_card_and_the_qr_screen(tab
     assert table.session().narrator.config.players == ["Ana"]
 
 
+def test_a_room_that_gave_its_code_back_shows_no_code_on_the_screen(table: Table):
+    """Issue 12: a finished or idle room's code goes to the next room that draws it; the
+    Echo's screen must then stop showing it (it would lead players into a stranger's room)."""
+    table.lobby(PLAYERS[:2])
+    code = table.code()
+    # another room drew the code after this one gave it back
+    table.store.bind(phones.relay.ROOM_KEY.format(code=code), "someone-elses-game")
+    response = table.say("AMAZON.HelpIntent")
+    for apl in directives(response, "Alexa.Presentation.APL.RenderDocument"):
+        assert code not in json.dumps(apl)
+    assert code not in speech(response)
+
+
 def test_a_device_without_a_screen_never_gets_apl(sqlite_url: str):
     t = Table(sqlite_url, Echo(interfaces=dict(NO_SCREEN)))
     t.lobby(PLAYERS[:4])

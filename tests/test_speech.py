@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import string
 from pathlib import Path
@@ -9,13 +10,16 @@ from pathlib import Path
 import pytest
 
 from narrator.cues import Pause, Say
+from rules.werewords.roles import ROLES as WEREWORDS_ROLES
 from rules.wolf_village.roles import ROLES
 from speech import LANGUAGES, catalog, line, to_plain, to_ssml
+from speech.catalog_loader import CATALOG_DIR
 
 # The rule book (seed 000) is not part of the repository: what these tests check of it is
 # kept here, copied word for word, so a fresh clone tests the same thing. When the rule
 # book sits beside the repository (../shared/seeds), one test checks the copy against it.
 SEED_DIR = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+WEREWORDS_SEED = next(SEED_DIR.glob("004_*.txt"), SEED_DIR / "004_missing.txt")
 # every «quote» of the seed that is a narrator line (the seed's other quotes are names of
 # the game or of a seer's answer: «el pueblo duerme», «no es hombre lobo», ...)
 SEED_QUOTES = (
@@ -98,9 +102,81 @@ def test_every_key_in_every_language_with_the_same_placeholders(lang):
 def test_every_role_has_a_name_in_every_language(lang):
     from rules.one_night.roles import ROLES as ONE_NIGHT_ROLES
 
+    core = json.loads((CATALOG_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+    assert set(ROLES) | {"sheriff"} == set(core["roles"])
     # every game's cards (a game's catalogue names the cards the others do not have)
-    assert set(ROLES) | set(ONE_NIGHT_ROLES) | {"sheriff"} == set(catalog(lang)["roles"])
+    assert set(ROLES) | set(ONE_NIGHT_ROLES) | set(WEREWORDS_ROLES) | {"sheriff"} == set(
+        catalog(lang)["roles"])
     assert set(catalog(lang)["roles"]) == set(catalog(lang)["roles_the"])
+
+
+# ---------------------------------------------------------------- the games' own catalogues
+
+GAME_PREFIXES = {"one_night": "on_", "werewords": "ww_"}
+
+
+def game_catalogue(game: str, lang: str) -> dict:
+    return json.loads((CATALOG_DIR / game / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("game", sorted(GAME_PREFIXES))
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_games_catalogue_has_every_line_in_every_language(game, lang):
+    english = game_catalogue(game, "en")
+    other = game_catalogue(game, lang)
+    assert set(other) == set(english), (game, lang)
+    for section, entries in english.items():
+        assert set(other[section]) == set(entries), (game, lang, section)
+    for key, text in english["lines"].items():
+        assert placeholders(other["lines"][key]) == placeholders(text), (game, lang, key)
+        assert other["lines"][key].strip(), (game, lang, key)
+
+
+@pytest.mark.parametrize("game", sorted(GAME_PREFIXES))
+def test_a_games_line_keys_carry_its_prefix(game):
+    """So no game defines another's line (the loader refuses a key defined twice); the help
+    line of a game's own phase is `help_` + the phase, which carries the prefix too."""
+    prefix = GAME_PREFIXES[game]
+    for key in game_catalogue(game, "en")["lines"]:
+        assert key.startswith((prefix, f"help_{prefix}")), key
+    for unit in game_catalogue(game, "en").get("units", {}):
+        assert unit.startswith(prefix), unit
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_unit_a_line_counts_in_has_its_forms(lang):
+    units = catalog(lang)["units"]
+    for key, text in catalog(lang)["lines"].items():
+        for _, field, spec, _ in string.Formatter().parse(text):
+            if field and spec:
+                assert spec in units and "other" in units[spec], (lang, key, spec)
+
+
+def test_werewords_lines_count_in_the_languages_plurals():
+    counts = {"en": "4 votes", "es": "4 votos", "fr": "4 votes", "de": "4 Stimmen",
+              "nl": "4 stemmen", "fi": "4 ääntä", "pl": "4 głosy"}
+    for lang, said in counts.items():
+        said_aloud = line(lang, "ww_votes_for", {"name": "Ana", "count": 4})
+        assert said_aloud.replace(" :", ":") == f"Ana: {said}."  # French puts a space
+    assert line("pl", "ww_votes_for", {"name": "Ana", "count": 5}) == "Ana: 5 głosów."
+    assert line("en", "ww_votes_for", {"name": "Ana", "count": 1}) == "Ana: 1 vote."
+    assert line("en", "ww_reveals", {"name": "Ana", "role_the": "beholder"}) == (
+        "Ana turns over their card: the Beholder.")
+
+
+def test_werewords_spanish_follows_the_seed():
+    """Seed 004's own words: the button «No más fichas», «Ups», the tokens' names (checked
+    against the seed too when it is beside the clone)."""
+    words = ["No más fichas", "Ups", "Sí", "Quizás", "Tan cerca", "Correcto", "palabra mágica"]
+    if WEREWORDS_SEED.exists():
+        text = WEREWORDS_SEED.read_text(encoding="utf-8")
+        assert all(word in text for word in words)
+    assert line("es", "ww_no_more_tokens").startswith("¡No más fichas!")
+    assert line("es", "ww_whoops_guessed").startswith("¡Ups!")
+    for token, name in (("yes", "Sí"), ("maybe", "Quizás"), ("so_close", "Tan cerca"),
+                        ("correct", "Correcto")):
+        assert name in line("es", f"ww_token_{token}", {"name": "Ana"})
+    assert "palabra mágica" in line("es", "ww_wake_seer")
 
 
 def test_role_names_are_the_seeds_table():

@@ -48,8 +48,9 @@ ARG_COMMANDS = ("join", "leave", "preset", "protocol", "language", "clock", "opt
 # tap verbs whose targets are not all names (One Night): a centre card 0-2, two of them,
 # two players, yes or no
 TYPED_TARGETS = ("copy", "peek_center", "look", "peek", "investigate", "rob", "swap", "drunk")
-# the day's waits name nobody secret: every living voter votes
-PUBLIC_WAITS = ("vote", "elect")
+# the day's waits name nobody secret: every living voter votes (and Werewords' werewolves
+# point at the seer once they have shown themselves)
+PUBLIC_WAITS = ("vote", "elect", "guess_seer")
 TIME = re.compile(r"^\+(?:(\d+)m)?(?:(\d+)s?)?$")
 _STABLE_REASON = re.compile(r"[a-z][a-z_]{0,39}")
 # the intents whose phrases `help` shows, in this order
@@ -72,6 +73,7 @@ class Words:
     verbs: dict[str, str]  # folded word -> the rules' verb
     words: dict[str, str]  # folded word -> heal, poison, nobody, on, off
     commands: dict[str, str]  # folded word -> command
+    tokens: dict[str, str]  # folded word -> a Werewords token (yes, no, maybe, ...)
     shown_verbs: dict[str, str]  # verb -> the word `help` shows
     shown_words: dict[str, str]
     shown_commands: dict[str, str]
@@ -92,6 +94,9 @@ class Words:
     def command(self, word: str) -> str | None:
         return self.commands.get(fold(word))
 
+    def token(self, word: str) -> str | None:
+        return self.tokens.get(fold(word))
+
 
 def _load(lang: str) -> dict[str, Any]:
     with open(TEXT_DIR / f"{lang}.json", encoding="utf-8") as handle:
@@ -105,14 +110,15 @@ def words_for(lang: str) -> Words:
     own = _load(lang) if lang != "en" else english
     tables: dict[str, dict[str, str]] = {}
     shown: dict[str, dict[str, str]] = {}
-    for section in ("verbs", "words", "commands"):
+    for section in ("verbs", "words", "commands", "tokens"):
         table: dict[str, str] = {}
         for doc in (english, own):  # the language's own words win a clash
-            for ident, spellings in doc[section].items():
+            for ident, spellings in doc.get(section, {}).items():
                 for spelling in spellings:
                     table[fold(spelling)] = ident
         tables[section] = table
-        shown[section] = {ident: spellings[0] for ident, spellings in own[section].items()}
+        shown[section] = {ident: spellings[0]
+                          for ident, spellings in own.get(section, {}).items()}
     game_verbs: dict[str, dict[str, str]] = {}
     for doc in (english, own):
         for game, verbs in doc.get("game_verbs", {}).items():
@@ -120,9 +126,9 @@ def words_for(lang: str) -> Words:
             for ident, spellings in verbs.items():
                 for spelling in spellings:
                     table[fold(spelling)] = ident
-    return Words(lang, tables["verbs"], tables["words"], tables["commands"], shown["verbs"],
-                 shown["words"], shown["commands"], {**english["messages"], **own["messages"]},
-                 game_verbs)
+    return Words(lang, tables["verbs"], tables["words"], tables["commands"], tables["tokens"],
+                 shown["verbs"], shown["words"], shown["commands"],
+                 {**english["messages"], **own["messages"]}, game_verbs)
 
 
 def parse_tap(text: str, words: Words | None = None, game: str | None = None) -> Tap:
@@ -151,6 +157,12 @@ def parse_tap(text: str, words: Words | None = None, game: str | None = None) ->
         if "poison" in meaning[:-1]:
             poison = rest[meaning.index("poison") + 1]
         return Tap(player, verb, {"heal": heal, "poison": poison})
+    if verb == "answer":
+        # Werewords' mayor: `@Cal answer yes Ana` (the token, then who asked)
+        token = words.token(rest[0]) if rest else None
+        if token is None or len(rest) < 2:
+            raise ValueError(words.say("bad_answer"))
+        return Tap(player, verb, {"to": " ".join(rest[1:]), "token": token})
     target: Any = " ".join(rest) if rest else None
     if isinstance(target, str) and words.word(target) == "nobody":
         target = None
@@ -163,7 +175,7 @@ def _typed_target(verb: str, rest: list[str], words: Words) -> Any:
         return None
     if verb == "peek":
         return words.word(rest[0]) == "on"
-    items: list[Any] = [int(t) if t.isdigit() else t for t in rest]
+    items: list[Any] = [int(t) if t.isascii() and t.isdigit() else t for t in rest]
     return items[0] if len(items) == 1 else items
 
 
@@ -172,7 +184,7 @@ def _deck(arg: str, words: Words) -> dict[str, Any]:
     deck: dict[str, Any] = {}
     for item in arg.replace(",", " ").split():
         card, _, count = item.partition("=")
-        if not count.isdigit():
+        if not (count.isascii() and count.isdigit()):
             raise ValueError(words.say("bad_deck"))
         deck[card] = int(count)
     return deck
@@ -316,6 +328,8 @@ class Console:
             return Host("clock", int(arg) * 60)
         if command == "preset":
             return Host("preset", self._ident(arg, "presets"))
+        if command == "game":
+            return Host("game", self._ident(arg, "games"))
         if command == "protocol":
             return Host("protocol", self._ident(arg, "protocols"))
         if command == "language":

@@ -15,6 +15,7 @@ DEFAULT_RULESET = "wolf-village"
 SCRIPTS: dict[str, str] = {
     "wolf-village": "narrator.scripts.wolf_village:WolfVillageScript",
     "one-night": "narrator.scripts.one_night:OneNightScript",
+    "werewords": "narrator.scripts.werewords:WerewordsScript",
 }
 
 

@@ -61,6 +61,11 @@ class Script:
         """The rules' set-up document for this table."""
         raise NotImplementedError
 
+    def game_doc(self, seed: int) -> dict[str, Any]:
+        """The rules' set-up document for the table's next deal: `setup_doc`, and what only
+        the table knows (Werewords: the word list's language is the table's own)."""
+        return self.setup_doc(self.narrator.config, seed)
+
     @classmethod
     def rating(cls, config: TableConfig) -> str | None:
         """The balance rating of the set-up at the current count (None: none applies)."""
@@ -118,6 +123,17 @@ class Script:
     def time_up(self) -> Reply:
         """The narrator's timer ran out."""
         raise NotImplementedError
+
+    def time_passed(self, before: float, after: float) -> list[Cue]:
+        """Time passed on the running timer, from `before` to `after` seconds left (the
+        core calls `time_up` next if it ran out). What to say or do meanwhile: a warning
+        ("one minute left"), a tap held back whose moment came. It may stop the timer."""
+        return []
+
+    def due(self) -> float | None:
+        """Seconds until `time_passed` has something to do, if sooner than the timer's end
+        (None: nothing before it)."""
+        return None
 
     def skip_timer(self) -> Reply:
         """The host ends the timed part early ("we are ready to vote")."""
