@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         check_devices(config.input_device, config.output_device)
     except NoAudioDevice as problem:
         # no microphone or speaker: the phones run the table, the host's phone narrates
-        from wolfvillage.phones_only import fallback
+        from local_voice.phones_only import fallback
 
         return fallback(config, problem, new_room=args.new)
     return serve_box(config, new_room=args.new)
@@ -135,7 +135,7 @@ def serve_box(config: BoxConfig, new_room: bool = False) -> int:
     threading.Thread(target=server.run, daemon=True).start()
     url = f"http://{lan_address()}:{config.port}"
 
-    from wolfvillage.phones_only import open_room, show_room
+    from local_voice.phones_only import open_room, show_room
 
     game_id, code, host_token, handover_code = open_room(relay, config, new_room)
     print("Wolf Village.", flush=True)

@@ -23,6 +23,7 @@ from typing import Any
 
 from narrator import Heard, Host, Narrator, Tap, Tick
 from narrator.cues import input_from_json
+from narrator.names import name_problem, normal_name
 from narrator.narrator import Reply
 from narrator.session import Binder, TableSession, current_log
 from narrator.table import LANGUAGES
@@ -32,7 +33,6 @@ from phones.narration import line_text, told_count, told_game, told_items
 from phones.setup_form import FormError, SetupForm
 from phones.setup_form import describe as describe_setup
 from phones.setup_form import inputs_for as setup_inputs_for
-from rules.names import name_problem, normal_name
 from store import GameNotFound, PointerTaken, StoreError, new_game_id
 
 log = logging.getLogger("wolfvillage.relay")

@@ -18,6 +18,7 @@ from narrator.table import CLOCKS, PROTOCOLS
 if TYPE_CHECKING:
     from narrator.cues import Cue, Heard, Input, Tap
     from narrator.narrator import Narrator, Reply
+    from narrator.setup_form import GameForm
     from narrator.table import TableConfig
 
 
@@ -46,6 +47,9 @@ class Script:
     # lines with a player's name the table may hear right after a spoken answer (a mouth
     # with a slow voice makes them for every name when the game starts)
     name_lines: ClassVar[tuple[str, ...]] = ()
+    # this game's part of the host's set-up form (narrator/setup_form.py; None: nothing of
+    # its own to show): what the page shows of the set-up and the inputs a form makes
+    setup_form: ClassVar[GameForm | None] = None
 
     def __init__(self, narrator: Narrator):
         self.narrator = narrator

@@ -20,6 +20,7 @@ from narrator.calls import CALL, NightCalls
 from narrator.cues import Chapter, Clock, Cue, Heard, Host, Input, Listen, Reply, Say, Tap
 from narrator.scripts.base import Script
 from narrator.scripts.one_night_lines import narrate
+from narrator.scripts.one_night_setup import SETUP_FORM
 from narrator.table import TableConfig
 from narrator.voting import PHONES, ROLL_CALL, VoteLines, ask_votes
 from rules.core import SetupError
@@ -49,6 +50,7 @@ def sleep_key(call: str) -> str:
 
 class OneNightScript(Script):
     ruleset: ClassVar[str] = "one-night"
+    setup_form = SETUP_FORM
     min_players: ClassVar[int] = MIN_PLAYERS
     max_players: ClassVar[int] = MAX_PLAYERS
     # a spoken ballot the table misheard may be taken back before the last one is in

@@ -34,6 +34,7 @@ from narrator.cues import Chapter, Clock, Cue, Heard, Host, Input, Listen, Reply
 from narrator.protocols import NAME_ANSWER
 from narrator.scripts.base import Script
 from narrator.scripts.werewords_lines import narrate
+from narrator.scripts.werewords_setup import SETUP_FORM
 from narrator.table import TableConfig
 from rules.core import CLOCK, TABLE, Refused
 from rules.werewords.knowledge import private_knowledge, public_knowledge, shown_after
@@ -99,6 +100,7 @@ def _whole(value: Any) -> int | None:
 
 class WerewordsScript(Script):
     ruleset: ClassVar[str] = "werewords"
+    setup_form = SETUP_FORM
     min_players: ClassVar[int] = MIN_PLAYERS
     max_players: ClassVar[int] = MAX_PLAYERS
     undoable: ClassVar[tuple[str, ...]] = ("vote", "guess_seer")

@@ -15,6 +15,7 @@ from narrator.cues import Chapter, Clock, Cue, Heard, Host, Input, Listen, Reply
 from narrator.protocols import NAME_ANSWER
 from narrator.scripts.base import Script
 from narrator.scripts.wolf_village_lines import narrate
+from narrator.scripts.wolf_village_setup import SETUP_FORM
 from narrator.table import TableConfig
 from narrator.voting import VoteLines, ask_votes
 from rules.core import TABLE, Refused
@@ -36,6 +37,7 @@ DEFAULT_PRESET = "basic"
 
 class WolfVillageScript(Script):
     ruleset: ClassVar[str] = "wolf-village"
+    setup_form = SETUP_FORM
     min_players: ClassVar[int] = MIN_PLAYERS
     max_players: ClassVar[int] = MAX_PLAYERS
     undoable: ClassVar[tuple[str, ...]] = ("vote", "elect")
