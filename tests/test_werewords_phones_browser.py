@@ -98,7 +98,7 @@ def join(browser: Browser, room: Room, name: str, lang: str) -> Page:
 def fits(page: Page) -> None:
     """Nothing wider than the phone: no sideways scrolling, no text cut off."""
     wide = page.evaluate("""() => [...document.querySelectorAll('body *')]
-        .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1
+        .filter(e => e.checkVisibility() && e.getBoundingClientRect().right > window.innerWidth + 1
                      && getComputedStyle(e).position !== 'absolute')
         .map(e => e.tagName + '.' + e.className + ': ' + (e.textContent || '').slice(0, 40))""")
     assert wide == [], wide
@@ -112,10 +112,10 @@ class Pictures:
         self.shots = Shots(folder, prefix)
 
     def take(self, page: Page, who: str, phase: str, focus: str | None = None) -> None:
-        fits(page)
         for _ in range(3):  # a poll may redraw the part being scrolled to: once more
             try:
                 self.shots.take(page, who, phase, focus)
+                fits(page)  # after the picture: it shows what overflows
                 return
             except PlaywrightError:
                 self.shots.taken.discard(f"{self.shots.lang}-{who}-{phase}.png")
