@@ -12,14 +12,17 @@ screenshot of every page per phase (`on-<lang>-*.png`, WOLFVILLAGE_SCREENSHOTS).
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import waitress
 from playwright.sync_api import Browser, Page, expect
 
+from phones.i18n import TEXT_DIR
 from phones.web import create_app
 from store import open_store
 from tests import test_phones_table_browser as table
@@ -27,6 +30,11 @@ from tests.test_phones_browser import CHROMIUM, Server, catch_up, host_press, ho
 from tests.test_werewords_phones_browser import Pictures, fits, join, open_room
 
 NAMES = ["Ana", "Ben", "Cal"]
+
+
+def own_text(lang: str) -> dict[str, Any]:
+    return json.loads((TEXT_DIR / "one_night" / f"{lang}.json").read_text(encoding="utf-8"))
+
 DECK = {"werewolf": 2, "seer": 1, "robber": 1, "troublemaker": 1, "villager": 1}
 
 # the table test's browser and screenshot folder
@@ -98,7 +106,8 @@ def test_one_night_on_phones_in_a_browser(browser: Browser, server: Server, shot
             form = page.locator("#live form.turn")
             if form.count() == 0:
                 expect(page.locator("#live p.eyes")).to_be_visible()
-                pictures.take(page, "player", "night-asleep")
+                eyes = "awake" if page.locator("#live p.eyes.open").count() else "asleep"
+                pictures.take(page, "player", f"night-{eyes}")
                 continue
             verb = form.get_attribute("data-verb")
             expect(page.locator("#live p.eyes.open")).to_be_visible()  # their own call
@@ -131,6 +140,9 @@ def test_one_night_on_phones_in_a_browser(browser: Browser, server: Server, shot
     for page in phones.values():
         expect(page.locator("#live p.phase")).to_have_attribute("data-phase", "debate")
         expect(page.locator("#live form.turn")).to_have_count(0)  # not before the debate ends
+    said = own_text(lang)
+    for page in phones.values():  # the debate is the players' talk
+        expect(page.locator("#live p.waiting")).to_have_text(said["on_wait_debate"])
     pictures.take(phones["Ana"], "player", "day")
     pictures.take(host.host, "host", "day")
     host_press(host.host, "skip_clock")
@@ -149,6 +161,10 @@ def test_one_night_on_phones_in_a_browser(browser: Browser, server: Server, shot
     for page in [host.host, *phones.values()]:
         expect(page.locator("#live section.over.one-night")).to_be_visible()
         expect(page.locator("#live table.cards td[data-center]")).to_have_count(6)
+        # no doppelganger: no "counts as" column (five do not fit a small phone)
+        expect(page.locator("#live table.cards")).to_have_attribute("data-columns", "4")
+        heads = page.locator("#live table.cards tr").first.locator("th")
+        expect(heads.last).to_have_text(said["on_votes"])
         fits(page)
     pictures.take(phones["Ana"], "player", "over", "#live section.over")
     pictures.take(host.host, "host", "over", "#live section.over")

@@ -96,13 +96,15 @@ def join(browser: Browser, room: Room, name: str, lang: str) -> Page:
 
 
 def fits(page: Page) -> None:
-    """Nothing wider than the phone: no sideways scrolling, no text cut off."""
-    wide = page.evaluate("""() => [...document.querySelectorAll('body *')]
-        .filter(e => e.checkVisibility() && e.getBoundingClientRect().right > window.innerWidth + 1
-                     && getComputedStyle(e).position !== 'absolute')
-        .map(e => e.tagName + '.' + e.className + ': ' + (e.textContent || '').slice(0, 40))""")
+    """Nothing wider than the phone: no sideways scrolling, no text cut off. (The phone's own
+    width, not window.innerWidth: a mobile browser zooms out to show what overflows.)"""
+    width = page.viewport_size["width"]
+    wide = page.evaluate("""(width) => [...document.querySelectorAll('body *')]
+        .filter(e => e.checkVisibility() && e.getBoundingClientRect().right > width + 1)
+        .map(e => e.tagName + '.' + e.className + ': ' + (e.textContent || '').slice(0, 40))""",
+                         width)
     assert wide == [], wide
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
 class Pictures:
@@ -236,6 +238,9 @@ def test_werewords_in_english_on_phones_only(browser: Browser, server: Server,
                        ).to_have_count(0)
     seer = next(n for n, r in roles.items() if r == "seer")
     wolf = next(n for n, r in roles.items() if r == "werewolf")
+    # the lone werewolf is told so, without an empty "other werewolves" heading
+    expect(phones[wolf].locator("#role-card p.alone")).to_be_visible()
+    expect(phones[wolf].locator("#role-card h2")).to_have_count(0)
     pictures.take(phones[seer], "seer", "card", "#role-card")
     pictures.take(phones[wolf], "werewolf", "card", "#role-card")
     for page in phones.values():
@@ -249,6 +254,8 @@ def test_werewords_in_english_on_phones_only(browser: Browser, server: Server,
         clock = page.locator("#live #ww-clock[data-kind=ww_day]")
         expect(clock).to_be_visible()
         expect(page.locator("#live li[data-supply=yes_no] strong")).to_have_text("36")
+    # what the others do now: ask the mayor (not "listen to the narrator")
+    expect(phones[others[0]].locator("#live p.waiting")).to_contain_text("Ask the mayor")
     shown = phones[others[0]].locator("#ww-clock .left")
     first = shown.inner_text()
     assert first in ("3:00", "2:59", "2:58")
@@ -258,6 +265,9 @@ def test_werewords_in_english_on_phones_only(browser: Browser, server: Server,
 
     # the token pad: a tap taken back, then a token given
     pad = mine.locator("#live form.turn.pad")
+    colours = pad.locator("button[data-token]").evaluate_all(
+        "l => l.map(b => getComputedStyle(b).backgroundColor)")
+    assert len(colours) == 5 and len(set(colours)) == 5, colours  # one colour per token
     asker = others[0]
     pad.locator(f"label:has-text('{asker}') input").check()
     pad.locator("button[data-token=yes]").click()
@@ -295,6 +305,8 @@ def test_werewords_in_english_on_phones_only(browser: Browser, server: Server,
             "data-role", "werewolf")
         expect(page.locator("#live li .tag.revealed")).to_have_count(1)
         assert not word_shown(page, word) or page in (phones[n] for n in knows)
+    bystander = next(n for n in others if n not in (wolf, seer))
+    expect(phones[bystander].locator("#live p.waiting")).to_contain_text("15 seconds")
     pictures.take(room.host, "host", "hunt")
     room.tick(HUNT_SECONDS)
     hunt = phones[wolf].locator("#live form.turn[data-verb=guess_seer]")
@@ -316,6 +328,11 @@ def test_werewords_in_english_on_phones_only(browser: Browser, server: Server,
             expect(page.locator(f"#live {listed} li[data-player='{name}'] [data-role='{role}']")
                    ).to_have_count(1)
     expect(phones[guesser].locator("#live section.over .winners")).to_contain_text(guesser)
+    for page in [room.host, *phones.values()]:  # which side won, in words
+        expect(page.locator("#live .won[data-winner=village]")).to_contain_text(
+            "The village wins.")
+    expect(phones[guesser].locator("#live .won .you")).to_have_attribute("data-won", "yes")
+    expect(phones[wolf].locator("#live .won .you")).to_have_attribute("data-won", "no")
     pictures.take(room.host, "host", "over")
     pictures.take(phones[guesser], "player", "over")
 
@@ -339,6 +356,9 @@ def test_werewords_in_spanish_time_runs_out_and_the_phones_point(
     form.locator("input[name=target]").first.check()
     form.locator("button[type=submit]").click()
     pass_the_night(room)
+    for page in phones.values():
+        expect(page.locator("#live p.phase")).to_have_attribute("data-phase", "ww_day")
+    expect(phones[others[0]].locator("#live p.waiting")).to_contain_text("Hagan al alcalde")
     pictures.take(mine, "mayor", "day", "#live form.turn.pad")
     tap_card(phones[others[0]])
     pictures.take(phones[others[0]], "player", "card", "#role-card")
@@ -349,6 +369,8 @@ def test_werewords_in_spanish_time_runs_out_and_the_phones_point(
     room.tick(120)
     for page in [room.host, *phones.values()]:
         expect(page.locator("#live #ww-clock")).to_have_attribute("data-kind", "ww_discuss")
+    expect(phones[others[0]].locator("#live p.waiting")).to_contain_text(
+        "¿quién es un hombre lobo?")
     pictures.take(room.host, "host", "discuss")
     host_press(room.host, "SkipClockIntent")
     for i, name in enumerate(NAMES):
@@ -364,6 +386,7 @@ def test_werewords_in_spanish_time_runs_out_and_the_phones_point(
         expect(page.locator("#live form.turn")).to_have_count(0)
     for page in [room.host, *phones.values()]:
         expect(page.locator("#live .word-was")).to_be_visible()
+        expect(page.locator("#live .won")).to_contain_text("Gana")
         listed = "ul.roles-at-end" if page is room.host else "ul.players"
         expect(page.locator(f"#live {listed} li[data-player] [data-role]")
                ).to_have_count(len(NAMES))
