@@ -143,6 +143,9 @@ def test_one_night_on_phones_in_a_browser(browser: Browser, server: Server, shot
     said = own_text(lang)
     for page in phones.values():  # the debate is the players' talk
         expect(page.locator("#live p.waiting")).to_have_text(said["on_wait_debate"])
+    # the host's page (a shared screen) shows no card before the end
+    expect(host.host.locator("#live [data-role]")).to_have_count(0)
+    expect(host.host.locator("#role-card")).to_have_count(0)
     pictures.take(phones["Ana"], "player", "day")
     pictures.take(host.host, "host", "day")
     host_press(host.host, "skip_clock")
@@ -163,6 +166,10 @@ def test_one_night_on_phones_in_a_browser(browser: Browser, server: Server, shot
         expect(page.locator("#live table.cards td[data-center]")).to_have_count(6)
         # no doppelganger: no "counts as" column (five do not fit a small phone)
         expect(page.locator("#live table.cards")).to_have_attribute("data-columns", "4")
+        inside = page.evaluate("""() => document.querySelector('#live table.cards')
+            .getBoundingClientRect().right <= document.querySelector('#live section.over')
+            .getBoundingClientRect().right""")
+        assert inside, "the end's table overflows its box"
         heads = page.locator("#live table.cards tr").first.locator("th")
         expect(heads.last).to_have_text(said["on_votes"])
         fits(page)

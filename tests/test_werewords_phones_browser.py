@@ -188,6 +188,7 @@ def test_werewords_in_english_on_phones_only(browser: Browser, server: Server,
     expect(summary).to_contain_text("medium words")
     expect(summary).to_contain_text("a 3-minute day")
     pictures.take(room.host, "host", "setup", "#setup-summary")
+    expect(phones["Ana"].locator("#live p.lobby-wait")).to_be_visible()  # what happens next
     pictures.take(phones["Ana"], "player", "lobby")
 
     mayor = to_the_night(room, phones)
