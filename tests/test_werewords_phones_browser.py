@@ -32,7 +32,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from narrator.scripts.werewords import HUNT_SECONDS, TAKE_BACK_SECONDS
 from tests import test_phones_table_browser as table
-from tests.test_phones_browser import CHROMIUM, Server, host_press, host_save
+from tests.test_phones_browser import CHROMIUM, Server, catch_up, host_press, host_save
 from tests.test_phones_table_browser import Shots
 
 # the table test's server (its voices), browser and screenshot folder
@@ -114,6 +114,7 @@ class Pictures:
         self.shots = Shots(folder, prefix)
 
     def take(self, page: Page, who: str, phase: str, focus: str | None = None) -> None:
+        catch_up(page)  # the picture shows what the server shows now
         for _ in range(3):  # a poll may redraw the part being scrolled to: once more
             try:
                 self.shots.take(page, who, phase, focus)
