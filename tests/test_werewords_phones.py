@@ -171,6 +171,8 @@ def test_the_host_records_the_pointing_heard_aloud_and_whoops_on_the_mayors_phon
     table.to_the_day()
     table.tick(240)  # nobody guessed
     assert table.host_view()["phase"] == "ww_discuss"
+    # during the minute of talk nobody may point yet: the host's screen awaits nobody
+    assert table.host_view()["waiting"] == {}
     page = table.host_page()
     assert 'value="SkipClockIntent"' in page and 'value="WhoopsIntent"' in page
     r = table.host_form({"kind": "heard", "intent": "SkipClockIntent"})

@@ -155,8 +155,35 @@ def html_facts(page: str, me: str | None) -> set[tuple[str, str]]:
 
 
 def shows(text: str, word: str) -> bool:
-    """`word` appears in the text as a word of its own (case and accents as written)."""
-    return re.search(rf"(?<!\w){re.escape(word.casefold())}(?!\w)", text.casefold()) is not None
+    """`word` appears in the text as a word of its own (case and accents as written), in
+    what a page or a view carries: a view's values (its keys are the schema: an offered
+    "key" is not the JSON's own), a page's text and attribute values (its tag and attribute
+    names are markup: an offered "button" is not `<button>`)."""
+    return re.search(rf"(?<!\w){re.escape(word.casefold())}(?!\w)",
+                     _content(text).casefold()) is not None
+
+
+def _content(text: str) -> str:
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        # markup: drop tag names and attribute names, keep the text and attribute values
+        text = re.sub(r"</?[A-Za-z][\w-]*", " ", text)
+        return re.sub(r"\s[A-Za-z_:][\w:.-]*(?==)", " ", text)
+    values: list[str] = []
+
+    def collect(node: Any) -> None:
+        if isinstance(node, dict):
+            for value in node.values():
+                collect(value)
+        elif isinstance(node, list):
+            for value in node:
+                collect(value)
+        else:
+            values.append(str(node))
+
+    collect(doc)
+    return "\n".join(values)
 
 
 def chrome(lang: str) -> str:

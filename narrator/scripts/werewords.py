@@ -547,6 +547,16 @@ class WerewordsScript(Script):
             me["whoops"] = True  # the mayor's phone has the whoops button
         return view
 
+    def waiting(self) -> dict[str, Any]:
+        """Whom the host's screen may show as awaited: the pointing players once pointing
+        is open, the werewolves (shown by then) in the seer hunt; nobody otherwise (during
+        the minute of talk nobody may point yet, at night a name would say who is called)."""
+        n = self.narrator
+        if n.phase not in (POINT, HUNT):
+            return {}
+        verb = "vote" if n.phase == POINT else "guess_seer"
+        return {"players": [d.player for d in n.game.pending() if d.action == verb]}
+
     def public_knowledge(self) -> dict[str, Any]:
         game = self.narrator.game
         public = public_knowledge(game)
