@@ -23,6 +23,7 @@ from narrator import Clock, Heard, Listen, Pause, Say, Tick
 from narrator.cues import Record
 from narrator.narrator import ALWAYS, LOBBY_INTENTS
 from narrator.protocols import NOBODY_ANSWER
+from narrator.scripts import name_lines as script_name_lines
 from phones.relay import Relay, handle
 from speech import line
 
@@ -34,7 +35,7 @@ YES_NO = ("AMAZON.YesIntent", "AMAZON.NoIntent")
 NAME_LINES = ("did_you_say", "ask_vote", "ask_elect", "death_vote", "death_werewolves",
               "death_poison", "death_vanished", "death_grief", "death_hunter",
               "sheriff_elected", "badge_passed", "pass_badge", "sheriff_breaks_tie",
-              "player_dead", "vote_undone", "hunter_aims")
+              "player_dead", "vote_undone", "hunter_aims", *script_name_lines())
 # lines without a name that can answer a vote at once (a misheard one): cached up front too,
 # or their first use costs a synthesis (~100-150 ms) after the end of speech
 FIXED_LINES = ("not_understood",)

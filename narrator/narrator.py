@@ -39,7 +39,7 @@ from narrator.cues import (
 from narrator.protocols import ALWAYS, NAME_ANSWER, NOBODY_ANSWER, YES_NO
 from narrator.scripts import DEFAULT_RULESET, lobby_intents, script_class
 from narrator.scripts.base import Script
-from narrator.table import CLOCKS, LANGUAGES, PROTOCOLS, TableConfig
+from narrator.table import LANGUAGES, PROTOCOLS, TableConfig
 from rules.core import Refused, SetupError
 from rules.names import name_problem, same_name
 from rules.replay import start as start_game
@@ -56,6 +56,7 @@ TOLD = (Say, Pause, Clock)  # what the table hears (a Show is one phone's secret
 # What the lobby understands: the core's set-up and every game's own.
 CORE_LOBBY_INTENTS = (
     "JoinIntent",
+    "GameIntent",
     "VotingIntent",
     "ClockIntent",
     "PlayTooIntent",
@@ -208,13 +209,16 @@ class Narrator:
         self.confirming = None  # the question it confirmed has been answered
         cues = self.script.narrate(self.game.events[self.narrated:])
         self.narrated = len(self.game.events)
-        cues += self._views()
         if self.game.winner is not None:
+            cues += self._views()
             self.phase = OVER
             self.timer = None
             self.prompt = [Listen(("NewGameIntent",))]
             return cues
-        return cues + self.script.ask()
+        asked = self.script.ask()
+        # the phones as they are once the question is asked (a night call it opened shows
+        # its choice on the called phone)
+        return cues + self._views() + asked
 
     def start_timer(self, seconds: float, kind: str) -> None:
         """Run the timer (the debate clock, a night call held open, a day's timer): Ticks
@@ -298,11 +302,13 @@ class Narrator:
         if command == "protocol":
             if not isinstance(arg, str) or arg not in PROTOCOLS:
                 return self.refuse("not_understood")
+            if arg not in self.script.protocols:
+                return self.refuse(self.script.protocol_refused)
             cfg.protocol = arg
             return self.ok([Say("protocol_set", {"protocol": arg})])
         if command == "clock":
-            if type(arg) is not int or arg not in CLOCKS:
-                return self.refuse("bad_clock")
+            if type(arg) is not int or arg not in self.script.clocks:
+                return self.refuse(self.script.bad_clock)
             cfg.clock = arg
             if not arg:
                 return self.ok([Say("clock_none")])
@@ -333,7 +339,14 @@ class Narrator:
         self.config.ruleset = chosen.ruleset
         chosen.default_setup(self.config)
         self.script = chosen(self)
-        return self.ok([Say("game_set", {"game": chosen.ruleset})])
+        cues: list[Cue] = [Say("game_set", {"game": chosen.ruleset})]
+        if self.config.protocol not in chosen.protocols:
+            # a vote this game cannot take (One Night needs every ballot): its first one
+            self.config.protocol = chosen.protocols[0]
+            cues.append(Say("protocol_set", {"protocol": self.config.protocol}))
+        if self.config.clock not in chosen.clocks:
+            self.config.clock = min(chosen.clocks, key=lambda c: abs(c - self.config.clock))
+        return self.ok(cues)
 
     def _start(self) -> Reply:
         cfg = self.config
@@ -353,7 +366,8 @@ class Narrator:
         self.script.begin()
         self.phase = REVEAL
         self.prompt = [Say("ready_question"), Listen(("ReadyIntent", "AMAZON.YesIntent"))]
-        cues: list[Cue] = [Say("game_starts", {"count": len(cfg.players)}), Say("look_at_phone")]
+        cues: list[Cue] = [Say("game_starts", {"count": len(cfg.players)}),
+                           *self.script.reveal_cues()]
         cues += self._views()
         return self.ok(cues + self.prompt)
 
@@ -380,7 +394,7 @@ class Narrator:
         if intent == "AMAZON.ResumeIntent":
             return self._host("resume", None)
         if intent == "AMAZON.HelpIntent":
-            return Reply(False, [Say(f"help_{self.phase}"), *self.prompt])
+            return Reply(False, [Say(self.script.help_key()), *self.prompt])
         if intent == "TimeLeftIntent":
             if self.timer is None:
                 return self.refuse("no_clock")
@@ -435,6 +449,7 @@ class Narrator:
             return self._lobby("clock", seconds)
         mapping = {
             "JoinIntent": ("join", slots.get("player")),
+            "GameIntent": ("game", slots.get("game")),
             "PlayTooIntent": ("host_plays", slots.get("player")),
             "VotingIntent": ("protocol", slots.get("protocol")),
             "StartGameIntent": ("start", None),

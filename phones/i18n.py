@@ -1,4 +1,5 @@
-"""The pages' own words (phones/text/<lang>.json) and the role names (speech catalogue)."""
+"""The pages' own words (phones/text/<lang>.json, and each game's own in
+phones/text/<game>/<lang>.json) and the role names (speech catalogue)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,14 @@ def page_text(lang: str) -> dict[str, Any]:
         lang = "en"
     with open(TEXT_DIR / f"{lang}.json", encoding="utf-8") as handle:
         text = json.load(handle)
+    # each game's own words (phones/text/<game>/<lang>.json, keys with the game's prefix)
+    for path in sorted(TEXT_DIR.glob(f"*/{lang}.json")):
+        with open(path, encoding="utf-8") as handle:
+            extra = json.load(handle)
+        twice = sorted(set(extra) & set(text))
+        if twice:
+            raise ValueError(f"{path}: {', '.join(twice)} already in the pages' words")
+        text.update(extra)
     text["roles"] = catalog(lang)["roles"]
     text["presets"] = catalog(lang)["presets"]
     text["ratings"] = catalog(lang)["ratings"]

@@ -567,6 +567,7 @@ class Relay:
         view: dict[str, Any] = {
             "room": self.room_code(link, session.version),
             "lang": link.lang,
+            "game": narrator.config.ruleset,  # which game's page parts to show
             "phase": narrator.phase,
             "paused": narrator.paused,
             "players": _players(narrator),
@@ -576,14 +577,18 @@ class Relay:
         public = narrator.public_view()
         if "timer" in public:
             view["timer"] = public["timer"]  # the debate clock, or a night call held open
+        if link.player is not None:
+            # the player's number: "number three" names them wherever a name is misheard
+            view["seat"] = narrator.player_view(link.player).get("seat")
         if narrator.game is not None:
             view["public"] = public.get("game")
             view["story"] = public.get("story", [])  # the lines every screen may show
             if link.player is not None:
                 mine = narrator.player_view(link.player)
                 view["private"] = mine.get("me")
-                if "turn" in mine:
-                    view["turn"] = mine["turn"]
+                for key in ("turn", "awake"):  # a choice; a player's own call is on
+                    if key in mine:
+                        view[key] = mine[key]
         return view
 
     def choose(self, token: str, device: str | None, verb: Any, target: Any) -> dict[str, Any]:
@@ -802,6 +807,9 @@ def _waiting(narrator: Narrator) -> dict[str, Any]:
     game = narrator.game
     if game is None:
         return {}
+    own = narrator.script.waiting()
+    if own is not None:
+        return own  # the game's script says what may be shown
     pending = game.pending()
     if narrator.phase == "reveal" or game.phase == "night":
         # before "ready" the rules already wait for the night's first turns: naming them
@@ -824,7 +832,8 @@ def _next_to_pass(narrator: Narrator, serves: list[str] | None = None) -> str | 
     """Who gets a shared phone next: the first player in seat order (of those the phone
     serves) with a secret turn still to play."""
     game = narrator.game
-    if game is None or narrator.phase != "night" or game.options.night_mode != "pass_phones":
+    if (game is None or narrator.phase != "night"
+            or getattr(game.options, "night_mode", None) != "pass_phones"):
         return None
     pending = [d.player for d in game.pending() if serves is None or d.player in serves]
     return pending[0] if pending else None

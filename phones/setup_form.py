@@ -76,9 +76,9 @@ def describe(narrator: Any) -> dict[str, Any]:
         "min": script.min_players,
         "max": script.max_players,
         "protocol": config.protocol,
-        "protocols": list(PROTOCOLS),
+        "protocols": list(script.protocols),  # the votes this game can take
         "clock": config.clock,
-        "clocks": list(CLOCKS),
+        "clocks": list(script.clocks),
         "language": narrator.lang,
         "languages": list(LANGUAGES),
         "problem": start_problem(narrator),
@@ -190,23 +190,34 @@ def inputs_for(narrator: Any, form: SetupForm) -> list[Host]:
         raise FormError("unknown_game", "game")
     if form.protocol is not None and form.protocol not in PROTOCOLS:
         raise FormError("bad_protocol", "protocol")
-    if form.clock is not None and form.clock not in CLOCKS:
+    if form.clock is not None and form.clock not in CLOCKS and not any(
+            form.clock in script_class(game).clocks for game in SCRIPTS):
         raise FormError("bad_clock", "clock")
     if form.language is not None and form.language not in LANGUAGES:
         raise FormError("unknown_language", "language")
     inputs: list[Host] = []
-    if form.game is not None and form.game != config.ruleset:
-        # the rest of the form was the other game's: the new game starts from its defaults
+    protocol, clock = form.protocol, form.clock
+    switching = form.game is not None and form.game != config.ruleset
+    script = script_class(form.game if switching else config.ruleset)
+    if switching:
+        # the rest of the form was the other game's: the new game starts from its defaults,
+        # and a vote or a clock it does not offer is left to it
         inputs.append(Host("game", form.game))
+        protocol = protocol if protocol in script.protocols else None
+        clock = clock if clock in script.clocks else None
     else:
+        if protocol is not None and protocol not in script.protocols:
+            raise FormError("bad_protocol", "protocol")
+        if clock is not None and clock not in script.clocks:
+            raise FormError("bad_clock", "clock")
         game_form = GAME_FORMS.get(config.ruleset)
         if game_form is not None:
             game_form.check(config, form)
             inputs += game_form.inputs(config, form)
-    if form.protocol is not None and form.protocol != config.protocol:
-        inputs.append(Host("protocol", form.protocol))
-    if form.clock is not None and form.clock != config.clock:
-        inputs.append(Host("clock", form.clock))
+    if protocol is not None and protocol != config.protocol:
+        inputs.append(Host("protocol", protocol))
+    if clock is not None and clock != config.clock:
+        inputs.append(Host("clock", clock))
     if form.language is not None and form.language != narrator.lang:
         inputs.append(Host("language", form.language))
     return inputs
@@ -335,4 +346,76 @@ def _wolf_village() -> GameForm:
     return GameForm(describe_wv, check_wv, inputs_wv)
 
 
-GAME_FORMS: dict[str, GameForm] = {"wolf-village": _wolf_village()}
+# ---------------------------------------------------------------------- One Night
+
+
+def _one_night() -> GameForm:
+    """Seed 001: the suggested balanced deck for the count, or the host's own cards (a
+    count per card; players + 3 of them, checked by the rules when the table starts); no
+    switches (the debate clock is the table's)."""
+    from collections import Counter
+
+    from rules.one_night.balance import rating
+    from rules.one_night.presets import MAX_PLAYERS, MIN_PLAYERS, suggested_deck
+    from rules.one_night.roles import ROLES
+
+    suggested = "suggested"
+
+    def counts(cards: list[str]) -> dict[str, int]:
+        return dict(Counter(cards))
+
+    def suggested_for(count: int) -> dict[str, int] | None:
+        return counts(suggested_deck(count)) if MIN_PLAYERS <= count <= MAX_PLAYERS else None
+
+    def current_deck(config: TableConfig) -> dict[str, int] | None:
+        if config.deck is not None:
+            return {r: c for r, c in config.deck.items() if c}
+        return suggested_for(len(config.players))
+
+    def describe_on(config: TableConfig) -> dict[str, Any]:
+        count = len(config.players)
+        deck = current_deck(config)
+        offered = suggested_for(count)
+        cards = [r for r, c in (deck or {}).items() for _ in range(c)]
+        return {
+            "choice": CUSTOM if config.deck is not None else suggested,
+            "presets": [{"id": suggested, "min": MIN_PLAYERS, "max": MAX_PLAYERS,
+                         "deck": offered,
+                         "rating": rating(suggested_deck(count)) if offered else None}],
+            "deck": deck,
+            "cards": len(cards),
+            "needed": count + 3,  # «tres cartas más que jugadores»
+            "rating": rating(cards) if cards else None,
+            "roles": [{"id": r.name, "max": r.max_copies, "step": 1,
+                       "count": (deck or {}).get(r.name, 0)} for r in ROLES.values()],
+            "options": [],
+        }
+
+    def check_on(config: TableConfig, form: SetupForm) -> None:
+        if form.choice is not None and form.choice not in (CUSTOM, suggested):
+            raise FormError("unknown_preset", "preset")
+        for role in form.deck or {}:
+            if role not in ROLES:
+                raise FormError("bad_count", f"count_{role}")
+        if form.options:
+            raise FormError("bad_option", next(iter(form.options)))
+
+    def inputs_on(config: TableConfig, form: SetupForm) -> list[Host]:
+        was = CUSTOM if config.deck is not None else suggested
+        chosen = form.choice or was
+        if chosen == suggested and was != suggested:
+            return [Host("preset", suggested)]  # the counts sent were the host's deck's
+        submitted = ({r: c for r, c in form.deck.items() if c} if form.deck is not None
+                     else current_deck(config))
+        if chosen == suggested and submitted == current_deck(config):
+            return []
+        # a count changed (or the host chose their own cards): it is the host's deck now
+        deck = dict(submitted or {})
+        if config.deck is not None and {r: c for r, c in config.deck.items() if c} == deck:
+            return []
+        return [Host("deck", deck)] if deck else []
+
+    return GameForm(describe_on, check_on, inputs_on)
+
+
+GAME_FORMS: dict[str, GameForm] = {"wolf-village": _wolf_village(), "one-night": _one_night()}

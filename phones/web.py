@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import io
+import json
 import logging
 import os
 import re
@@ -277,6 +278,16 @@ def player_choose(token: str) -> Response:
 
 
 def target_from_form(verb: str, form: Any) -> Any:
+    """A choice form's target. A game whose targets are not all names (One Night: a
+    centre card 0-2, a pair, true or false) sends each as JSON (`target_json`), or the
+    names ticked (`target_list`, with `target_list_sent`: none ticked is an empty list)."""
+    if "target_json" in form:
+        try:
+            return json.loads(form["target_json"])
+        except ValueError:
+            raise RelayError("bad_request") from None
+    if "target_list_sent" in form:
+        return form.getlist("target_list")
     if verb == "witch":
         poison = form.get("poison") or None
         return {"heal": form.get("heal") == "on", "poison": poison}

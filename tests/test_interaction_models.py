@@ -41,6 +41,7 @@ CUSTOM_INTENTS: dict[str, dict[str, str]] = {
     "UndoIntent": {},
     "NewGameIntent": {},
     "StartGameIntent": {},
+    "GameIntent": {"game": "GAME"},
     "JoinIntent": {"player": PLAYER},
     "PlayTooIntent": {"player": PLAYER},
     "PresetIntent": {"preset": "PRESET"},
@@ -65,7 +66,8 @@ BUILTINS_WITHOUT_SAMPLES = ["AMAZON.FallbackIntent", "AMAZON.NavigateHomeIntent"
 ALL_INTENTS = set(CUSTOM_INTENTS) | set(BUILTINS_WITH_SAMPLES) | set(BUILTINS_WITHOUT_SAMPLES)
 
 TYPE_IDS = {
-    "PRESET": {"basic", "classic", "standard12", "fox", "chaos"},
+    "PRESET": {"basic", "classic", "standard12", "fox", "chaos", "suggested"},
+    "GAME": {"wolf-village", "one-night", "werewords"},
     "OPTION": {
         "reveal_dead_roles",
         "doctor_self_protect",
@@ -364,6 +366,7 @@ def test_offline_reads_every_synonym(locale):
         "PRESET": ("PresetIntent", "preset"),
         "NIGHT_MODE": ("NightModeIntent", "night_mode"),
         "PROTOCOL": ("VotingIntent", "protocol"),
+        "GAME": ("GameIntent", "game"),
     }
     for slot_type, (intent, slot) in carriers.items():
         sample = next(s for s in samples(locale, intent) if s.count("{") == 1)
@@ -389,3 +392,65 @@ def test_every_language_of_the_box_has_its_model():
     for the box (Alexa does not speak them) but keep the Alexa format."""
     assert set(LOCALE_FOR_LANG.values()) <= set(LOCALES)
     assert set(LOCALES) >= OFFLINE_ONLY
+
+
+# --- One Night (seed 001): the game choice, the pointing vote, "we are ready to vote" ----------
+
+ONE_NIGHT_PHRASES: dict[str, list[tuple[str, str, dict[str, Any]]]] = {
+    "en-US": [("let's play one night", "GameIntent", {"game": "one-night"}),
+              ("we want to play one night ultimate werewolf", "GameIntent", {"game": "one-night"}),
+              ("use the suggested deck", "PresetIntent", {"preset": "suggested"}),
+              ("i point at Sam", "VoteIntent", {"player": "Sam"}),
+              ("i'm pointing at Alex", "VoteIntent", {"player": "Alex"}),
+              ("number two", "VoteIntent", {"player": "Alex"}),
+              ("we are ready to vote", "SkipClockIntent", {})],
+    "en-GB": [("let's play one night", "GameIntent", {"game": "one-night"}),
+              ("fancy a game of one night werewolf", "GameIntent", {"game": "one-night"}),
+              ("i point at Sam", "VoteIntent", {"player": "Sam"}),
+              ("number one", "VoteIntent", {"player": "Sam"})],
+    "es-ES": [("vamos a jugar al hombre lobo de una noche", "GameIntent", {"game": "one-night"}),
+              ("usa el reparto propuesto", "PresetIntent", {"preset": "suggested"}),
+              ("señalo a Sam", "VoteIntent", {"player": "Sam"}),
+              ("número dos", "VoteIntent", {"player": "Alex"}),
+              ("estamos listos para votar", "SkipClockIntent", {})],
+    "es-MX": [("vamos a jugar hombre lobo de una noche", "GameIntent", {"game": "one-night"}),
+              ("señalo a Alex", "VoteIntent", {"player": "Alex"})],
+    "de-DE": [("wir wollen werwolf für eine nacht spielen", "GameIntent", {"game": "one-night"}),
+              ("ich zeige auf Sam", "VoteIntent", {"player": "Sam"}),
+              ("nummer zwei", "VoteIntent", {"player": "Alex"}),
+              ("wir sind bereit zur abstimmung", "SkipClockIntent", {})],
+    "fr-FR": [("on joue à loup garou pour une nuit", "GameIntent", {"game": "one-night"}),
+              ("je montre Sam", "VoteIntent", {"player": "Sam"}),
+              ("on est prêts à voter", "SkipClockIntent", {})],
+    "nl-NL": [("we willen weerwolf voor één nacht spelen", "GameIntent", {"game": "one-night"}),
+              ("ik wijs naar Sam", "VoteIntent", {"player": "Sam"}),
+              ("we zijn klaar om te stemmen", "SkipClockIntent", {})],
+    "fi-FI": [("haluamme pelata yhden yön ihmissusi", "GameIntent", {"game": "one-night"}),
+              ("osoitan Sam", "VoteIntent", {"player": "Sam"}),
+              ("olemme valmiita äänestämään", "SkipClockIntent", {})],
+    "pl-PL": [("zagrajmy w wilkołak jednej nocy", "GameIntent", {"game": "one-night"}),
+              ("wskazuję na Sam", "VoteIntent", {"player": "Sam"}),
+              ("jesteśmy gotowi do głosowania", "SkipClockIntent", {})],
+}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_one_night_is_chosen_and_voted_by_voice(locale):
+    """Issue 13: "let's play One Night" (the game as a slot value), the vote by pointing
+    ("I point at Ana", a bare name, "number three"), "we are ready to vote"."""
+    reader = understanding(locale)
+    for text, intent, slots in ONE_NIGHT_PHRASES[locale]:
+        heard = reader.understand(text, TABLE)
+        assert heard is not None, text
+        assert (heard.intent, heard.slots) == (intent, slots), text
+    # in the lobby nobody is seated: the game's name is still the game, not a newcomer
+    lobby = reader.understand(ONE_NIGHT_PHRASES[locale][0][0], None)
+    assert lobby is not None and lobby.intent == "GameIntent"
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_game_has_a_name_in_every_locale(locale):
+    from narrator.scripts import SCRIPTS
+
+    ids = {v["id"] for v in types(locale)["GAME"]["values"]}
+    assert set(SCRIPTS) <= ids

@@ -96,7 +96,11 @@ def test_every_key_in_every_language_with_the_same_placeholders(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_role_has_a_name_in_every_language(lang):
-    assert set(ROLES) | {"sheriff"} == set(catalog(lang)["roles"])
+    from rules.one_night.roles import ROLES as ONE_NIGHT_ROLES
+
+    # every game's cards (a game's catalogue names the cards the others do not have)
+    assert set(ROLES) | set(ONE_NIGHT_ROLES) | {"sheriff"} == set(catalog(lang)["roles"])
+    assert set(catalog(lang)["roles"]) == set(catalog(lang)["roles_the"])
 
 
 def test_role_names_are_the_seeds_table():

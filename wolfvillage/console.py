@@ -20,7 +20,7 @@ import re
 import secrets
 import sys
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any, TextIO
@@ -43,7 +43,11 @@ PLAIN_COMMANDS = {
     "skip": "skip_clock",
     "new": "new_game",
 }
-ARG_COMMANDS = ("join", "leave", "preset", "protocol", "language", "clock", "option")
+ARG_COMMANDS = ("join", "leave", "preset", "protocol", "language", "clock", "option", "game",
+                "deck")
+# tap verbs whose targets are not all names (One Night): a centre card 0-2, two of them,
+# two players, yes or no
+TYPED_TARGETS = ("copy", "peek_center", "look", "peek", "investigate", "rob", "swap", "drunk")
 # the day's waits name nobody secret: every living voter votes
 PUBLIC_WAITS = ("vote", "elect")
 TIME = re.compile(r"^\+(?:(\d+)m)?(?:(\d+)s?)?$")
@@ -72,12 +76,15 @@ class Words:
     shown_words: dict[str, str]
     shown_commands: dict[str, str]
     messages: dict[str, str]
+    # a game's own tap verbs (folded word -> verb), which win over the others at its table
+    game_verbs: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def say(self, key: str, **params: Any) -> str:
         return self.messages[key].format(**params)
 
-    def verb(self, word: str) -> str | None:
-        return self.verbs.get(fold(word))
+    def verb(self, word: str, game: str | None = None) -> str | None:
+        own = self.game_verbs.get(game or "", {})
+        return own.get(fold(word)) or self.verbs.get(fold(word))
 
     def word(self, word: str) -> str | None:
         return self.words.get(fold(word))
@@ -106,25 +113,37 @@ def words_for(lang: str) -> Words:
                     table[fold(spelling)] = ident
         tables[section] = table
         shown[section] = {ident: spellings[0] for ident, spellings in own[section].items()}
+    game_verbs: dict[str, dict[str, str]] = {}
+    for doc in (english, own):
+        for game, verbs in doc.get("game_verbs", {}).items():
+            table = game_verbs.setdefault(game, {})
+            for ident, spellings in verbs.items():
+                for spelling in spellings:
+                    table[fold(spelling)] = ident
     return Words(lang, tables["verbs"], tables["words"], tables["commands"], shown["verbs"],
-                 shown["words"], shown["commands"], {**english["messages"], **own["messages"]})
+                 shown["words"], shown["commands"], {**english["messages"], **own["messages"]},
+                 game_verbs)
 
 
-def parse_tap(text: str, words: Words | None = None) -> Tap:
+def parse_tap(text: str, words: Words | None = None, game: str | None = None) -> Tap:
     """`@Ana kill Cal`, `@Cal link Ana Ben`, `@Wil witch heal poison Cal`, `@Ana vote nobody`
-    (or the same with the table's language's words: `@Ana matar Cal`)."""
+    (or the same with the table's language's words: `@Ana matar Cal`); One Night's
+    `@Sia look 0 2` (centre cards 0, 1, 2), `@Tia swap Ana Ben`, `@Dru drunk 1`,
+    `@Lia peek yes`, `@Rob rob nobody`."""
     words = words or words_for("en")
     parts = text[1:].split()
     if len(parts) < 2:
         raise ValueError(words.say("bad_tap"))
     player, typed, rest = parts[0], parts[1], parts[2:]
-    verb = words.verb(typed)
+    verb = words.verb(typed, game)
     if verb is None:
         raise ValueError(words.say("unknown_verb", verb=typed,
                                    verbs=", ".join(words.shown_verbs.values())))
     if verb == "link":
         names = [n for chunk in rest for n in chunk.split(",") if n]
         return Tap(player, verb, names)
+    if game == "one-night" and verb in TYPED_TARGETS:
+        return Tap(player, verb, _typed_target(verb, rest, words))
     if verb == "witch":
         meaning = [words.word(w) for w in rest]
         heal = "heal" in meaning
@@ -136,6 +155,27 @@ def parse_tap(text: str, words: Words | None = None) -> Tap:
     if isinstance(target, str) and words.word(target) == "nobody":
         target = None
     return Tap(player, verb, target)
+
+
+def _typed_target(verb: str, rest: list[str], words: Words) -> Any:
+    """A target of numbers, names or yes/no: one item, or a list of two."""
+    if not rest or (len(rest) == 1 and words.word(rest[0]) == "nobody"):
+        return None
+    if verb == "peek":
+        return words.word(rest[0]) == "on"
+    items: list[Any] = [int(t) if t.isdigit() else t for t in rest]
+    return items[0] if len(items) == 1 else items
+
+
+def _deck(arg: str, words: Words) -> dict[str, Any]:
+    """`/deck werewolf=2 seer=1 villager=3`: the host's cards, a count per card."""
+    deck: dict[str, Any] = {}
+    for item in arg.replace(",", " ").split():
+        card, _, count = item.partition("=")
+        if not count.isdigit():
+            raise ValueError(words.say("bad_deck"))
+        deck[card] = int(count)
+    return deck
 
 
 def parse_time(text: str) -> float | None:
@@ -253,7 +293,7 @@ class Console:
 
     def parse(self, text: str) -> Any:
         if text.startswith("@"):
-            return parse_tap(text, self.words)
+            return parse_tap(text, self.words, self.narrator.config.ruleset)
         seconds = parse_time(text) if text.startswith("+") else None
         if seconds is not None:
             return Tick(seconds)
@@ -280,6 +320,10 @@ class Console:
             return Host("protocol", self._ident(arg, "protocols"))
         if command == "language":
             return Host("language", self._language(arg))
+        if command == "game":
+            return Host("game", self._ident(arg, "games"))
+        if command == "deck":
+            return Host("deck", _deck(arg, words))
         if command == "option":
             key, _, value = arg.partition(" ")
             option = self._ident(key, "options")

@@ -14,6 +14,7 @@ DEFAULT_RULESET = "wolf-village"
 # ruleset name -> the module and class of its script (imported when first asked for)
 SCRIPTS: dict[str, str] = {
     "wolf-village": "narrator.scripts.wolf_village:WolfVillageScript",
+    "one-night": "narrator.scripts.one_night:OneNightScript",
 }
 
 
@@ -29,4 +30,12 @@ def lobby_intents() -> tuple[str, ...]:
     seen: dict[str, None] = {}
     for ruleset in SCRIPTS:
         seen.update(dict.fromkeys(script_class(ruleset).lobby_intents))
+    return tuple(seen)
+
+
+def name_lines() -> tuple[str, ...]:
+    """Every game's lines with a player's name said right after a spoken answer."""
+    seen: dict[str, None] = {}
+    for ruleset in SCRIPTS:
+        seen.update(dict.fromkeys(script_class(ruleset).name_lines))
     return tuple(seen)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from narrator.table import CLOCKS, PROTOCOLS
+
 if TYPE_CHECKING:
     from narrator.cues import Cue, Heard, Input, Tap
     from narrator.narrator import Narrator, Reply
@@ -34,6 +36,16 @@ class Script:
     # the set-up commands of this game (Host inputs and their lobby intents)
     setup_commands: ClassVar[tuple[str, ...]] = ()
     lobby_intents: ClassVar[tuple[str, ...]] = ()
+    # the voting protocols this game can take (the first is the one a table that chose
+    # another is switched to), and the line that refuses the others
+    protocols: ClassVar[tuple[str, ...]] = PROTOCOLS
+    protocol_refused: ClassVar[str] = "not_understood"
+    # the debate clocks this game offers (seconds; 0: none), and the line that refuses others
+    clocks: ClassVar[tuple[int, ...]] = CLOCKS
+    bad_clock: ClassVar[str] = "bad_clock"
+    # lines with a player's name the table may hear right after a spoken answer (a mouth
+    # with a slow voice makes them for every name when the game starts)
+    name_lines: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, narrator: Narrator):
         self.narrator = narrator
@@ -68,6 +80,16 @@ class Script:
         return None
 
     # ------------------------------------------------------------------ the game
+
+    def reveal_cues(self) -> list[Cue]:
+        """What the table hears when the cards are dealt, after "the game begins"."""
+        from narrator.cues import Say
+
+        return [Say("look_at_phone")]
+
+    def help_key(self) -> str:
+        """The help line of the moment."""
+        return f"help_{self.narrator.phase}"
 
     def begin(self) -> None:
         """A game was just dealt (`narrator.game`): forget the last game's state."""
@@ -108,3 +130,9 @@ class Script:
     def public_knowledge(self) -> dict[str, Any]:
         """What everyone may know of the game now."""
         raise NotImplementedError
+
+    def waiting(self) -> dict[str, Any] | None:
+        """What the host's screen may show of whom the table is waiting for (`players`:
+        names that may be shown), or None for the phone relay's own account (Wolf
+        Village's)."""
+        return None

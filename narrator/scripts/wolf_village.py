@@ -16,6 +16,7 @@ from narrator.protocols import NAME_ANSWER
 from narrator.scripts.base import Script
 from narrator.scripts.wolf_village_lines import narrate
 from narrator.table import TableConfig
+from narrator.voting import VoteLines, ask_votes
 from rules.core import TABLE, Refused
 from rules.wolf_village.balance import rating
 from rules.wolf_village.knowledge import private_knowledge, public_knowledge
@@ -348,18 +349,13 @@ class WolfVillageScript(Script):
                 intents += ("HandsTieIntent",)
             return [Say(key), Listen(intents, None, names=names)]
         voters = [d.player for d in game.pending() if d.action == verb]
+        ask = "ask_vote" if verb == "vote" else "ask_elect"
+        phones = "vote_now_phones" if self.after_time_up else f"{intro}_phones"
         # the vote is just opening: nobody has answered yet
         first = len(voters) == len([name for name in names if game.can_vote(name)])
-        if protocol == "phones":
-            # said once, when the vote opens: the phones then just wait for each other
-            said = "vote_now_phones" if self.after_time_up else f"{intro}_phones"
-            return [*([Say(said)] if first else []), Wait(tuple(voters), verb)]
-        # roll call: ask the first voter who has not answered, in seat order
-        voter = voters[0]
-        cues: list[Cue] = [Say(intro)] if first and not self.after_time_up else []
-        cues += [Say("ask_vote" if verb == "vote" else "ask_elect", {"name": voter}),
-                 Listen((*NAME_ANSWER, "NobodyIntent", "SkipIntent"), voter, names=names)]
-        return cues
+        return ask_votes(protocol, verb, voters, names,
+                         VoteLines(ask, phones, None if self.after_time_up else intro),
+                         (*NAME_ANSWER, "NobodyIntent", "SkipIntent"), first)
 
     # ------------------------------------------------------------------ the night
 
