@@ -70,6 +70,11 @@ class TwoPass:
     # from 8.3 % to 3.3 % respelled and from 4.2 % to 0 for table talk); an answer it is
     # surer of is never second-guessed, so that path costs nothing more
     RUN_BELOW: ClassVar[float] = 0.7
+    # a bare name (the whole reading is one player's name) is where a seat number said on
+    # its own lands: bare numbers are not in the first pass's grammar, so it can only
+    # read "three" as a name, and it was sure of it ("henry", 0.77). Whisper hears
+    # numbers: the back-up runs under this confidence when the reading is a bare name
+    BARE_RUN_BELOW: ClassVar[float] = 1.01
     # outside the grammar (table talk): Whisper's own transcript beats the grammar's best
     # sentence by more than OUTSIDE log units per token, and that sentence itself has
     # little support from the audio (its score under OUTSIDE_BEST). Table talk by the
@@ -140,7 +145,9 @@ class TwoPass:
                grammar: Grammar) -> Recognized | None:
         """The first pass's answer if it is sure; otherwise Whisper's, fused."""
         self.last_features = dict(first_features)
-        sure = heard is not None and heard.confidence >= self.RUN_BELOW
+        bare = heard is not None and _is_bare_name(heard.text, grammar)
+        sure = heard is not None and heard.confidence >= (
+            self.BARE_RUN_BELOW if bare else self.RUN_BELOW)
         if sure or self.backup is None or not self.backup.supports(grammar.lang):
             self.last_path = "first"
             return heard
@@ -197,6 +204,14 @@ class TwoPass:
             forget = getattr(part, "forget", None)
             if forget is not None:
                 forget(player)
+
+
+def _is_bare_name(text: str, grammar: Grammar) -> bool:
+    """The first pass's reading is a player's name and nothing else."""
+    from local_voice.grammar import words_of
+
+    said = " ".join(text.split())
+    return any(" ".join(words_of(name)) == said for name in grammar.names)
 
 
 def _reading_of(text: str, reading: Any) -> str:

@@ -290,6 +290,18 @@ class WhisperScorer:
         return [float(np.sum(np.log(np.maximum(r.text_token_probs, 1e-12))))
                 for r in results]
 
+    def token_log_probs(self, encoded: object, frames: int, lang: str,
+                        text: str) -> np.ndarray:
+        """The log probability of each token of one text (the end of text last)."""
+        import ctranslate2
+
+        array = np.asarray(encoded)
+        batch = ctranslate2.StorageView.from_array(np.ascontiguousarray(array[:1]))
+        with self._lock:
+            result = self.model.align(batch, self.start(lang),
+                                      [[*self.tokens(text), self.eot]], [frames])[0]
+        return np.log(np.maximum(np.asarray(result.text_token_probs), 1e-12))
+
     def silence_log_probs(self, lang: str, texts: list[str]) -> list[float]:
         """Each text's log probability on a second of silence: the decoder's own liking
         for that sentence, which the audio's evidence is measured against. Cached."""
@@ -527,6 +539,11 @@ class WhisperRecognizer:
         more = [c for c in dict.fromkeys(more) if c not in scores]
         scores.update(zip(more, self._scores(encoded, frames, lang, more), strict=True))
         reading = self._reading(scores, heard)
+        # how sure Whisper is of the best sentence's least likely token (mostly the name;
+        # the end of text, last, is left out: align gives it no probability)
+        tokens = scorer.token_log_probs(encoded, frames, lang, reading.best.said)
+        reading.features["w_min_token"] = float(tokens[:-1].min()) if len(tokens) > 1 \
+            else 0.0
         # what Whisper itself would write, scored the same way: a sentence outside the
         # grammar (table talk) fits its own transcript far better than any candidate
         said = _written(heard) if heard else ""

@@ -202,7 +202,10 @@ def test_whisper_decides_the_votes_pocketsphinx_is_unsure_of(two_pass, wavs):
         hearing = understand_audio(audio, two_pass, "en", NAMES, EXPECT["vote"])
         if two_pass.last_path != "backup":
             continue
-        assert two_pass.last_features["first_confidence"] < two_pass.RUN_BELOW
+        # under RUN_BELOW, or a bare name (where a lone seat number lands: BARE_RUN_BELOW)
+        bare = two_pass.last_features["first_text"] in {n.lower() for n in NAMES}
+        limit = two_pass.BARE_RUN_BELOW if bare else two_pass.RUN_BELOW
+        assert two_pass.last_features["first_confidence"] < limit
         assert hearing.player == text or hearing.confidence < 0.5, (speaker, hearing)
         decided.append((speaker, text, hearing.player == text and hearing.confidence >= 0.5))
     assert len(decided) >= 2, decided
