@@ -223,13 +223,16 @@ def main() -> int:
     import os
 
     print(f"load average at the end: {os.getloadavg()[0]:.1f} (2 cores)")
-    for path, target in (("first", TARGET_MS), ("backup", BACKUP_TARGET_MS)):
+    labels = {"first": "first pass decided", "checked": "back-up checked the first pass",
+              "backup": "back-up decided"}
+    for path, target in (("first", TARGET_MS), ("checked", BACKUP_TARGET_MS),
+                         ("backup", BACKUP_TARGET_MS)):
         mine = [t for t, p in zip(total, paths, strict=True) if p == path]
         if not mine:
             continue
         p90 = sorted(mine)[int(0.9 * (len(mine) - 1))]
-        print(f"end of speech -> first sample, {'first pass' if path == 'first' else 'back-up'}"
-              f" decided ({len(mine)}): median {statistics.median(mine):.0f} ms, "
+        print(f"end of speech -> first sample, {labels[path]}"
+              f" ({len(mine)}): median {statistics.median(mine):.0f} ms, "
               f"p90 {p90:.0f} ms, max {max(mine):.0f} ms "
               f"(target <= {target} ms: {'met' if p90 <= target else 'NOT met'})")
     return 0

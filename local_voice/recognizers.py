@@ -332,7 +332,6 @@ class PocketSphinxRecognizer:
         mine = _reading(text, players)
         rival: float | None = None
         same = seen = 0
-        self.last_nbest: list[str] = []  # the first AGREE_N readings' players, best first
         for count, hyp in enumerate(self.decoder.nbest()):
             if count >= self.NBEST or (rival is not None and seen >= self.AGREE_N):
                 break
@@ -342,9 +341,6 @@ class PocketSphinxRecognizer:
             if seen < self.AGREE_N:
                 seen += 1
                 same += reading == mine
-                player = _player_in(self.canonical(hyp.hypstr), players)
-                if player and player not in self.last_nbest:
-                    self.last_nbest.append(player)
             if rival is None and reading != mine:
                 rival = self._log(hyp.best_score)
         return rival, same / max(seen, 1)
@@ -506,8 +502,7 @@ class Utterance:
         owner.last_features = {"fit": fit, "margin": margin, "name_fit": name_fit,
                                "frames": frames, "snr": snr, "unsaid": unsaid,
                                "name_prob": name_prob, "utt_prob": utt_prob, "agree": agree,
-                               "words": len(text.split()), "phone_fit": phone_fit,
-                               "nbest": list(getattr(owner, "last_nbest", []))}
+                               "words": len(text.split()), "phone_fit": phone_fit}
         return Recognized(text, owner.confidence(owner.last_features))
 
     def _gated(self) -> bytes:

@@ -207,6 +207,7 @@ class WhisperScorer:
     threads: int = 2
     model: object = field(init=False, repr=False)
     _silence: dict[tuple[str, str], float] = field(default_factory=dict, repr=False)
+    _quiet: tuple[object, int] | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __post_init__(self) -> None:
@@ -250,14 +251,17 @@ class WhisperScorer:
                                      to_cpu=True)
 
     def transcribe(self, encoded: object, lang: str, prompt: str = "",
-                   max_length: int = 32) -> str:
+                   max_length: int = 32, repetition_penalty: float = 1.0) -> str:
         """A greedy free transcript (used only to cut the candidates)."""
         start = self.start(lang)
         if prompt:
             start = [self._token("<|startofprev|>"), *self.tokens(prompt), *start]
         with self._lock:
             result = self.model.generate(encoded, [start], beam_size=1,
-                                         max_length=max_length)[0]
+                                         max_length=max_length,
+                                         repetition_penalty=repetition_penalty,
+                                         no_repeat_ngram_size=3 if repetition_penalty > 1
+                                         else 0)[0]
         ids = [t for t in result.sequences_ids[0] if t < self.eot]
         return self.tokenizer.decode(ids).strip()
 
@@ -290,26 +294,16 @@ class WhisperScorer:
         return [float(np.sum(np.log(np.maximum(r.text_token_probs, 1e-12))))
                 for r in results]
 
-    def token_log_probs(self, encoded: object, frames: int, lang: str,
-                        text: str) -> np.ndarray:
-        """The log probability of each token of one text (the end of text last)."""
-        import ctranslate2
-
-        array = np.asarray(encoded)
-        batch = ctranslate2.StorageView.from_array(np.ascontiguousarray(array[:1]))
-        with self._lock:
-            result = self.model.align(batch, self.start(lang),
-                                      [[*self.tokens(text), self.eot]], [frames])[0]
-        return np.log(np.maximum(np.asarray(result.text_token_probs), 1e-12))
-
     def silence_log_probs(self, lang: str, texts: list[str]) -> list[float]:
         """Each text's log probability on a second of silence: the decoder's own liking
         for that sentence, which the audio's evidence is measured against. Cached."""
         todo = [t for t in dict.fromkeys(texts) if (lang, t) not in self._silence]
         if todo:
-            quiet = np.random.default_rng(7).normal(0.0, 40.0, SAMPLE_RATE).astype(np.int16)
-            encoded = self.encode(quiet)
-            frames = log_mel(quiet, self.n_mels).shape[1]
+            if self._quiet is None:  # the second of silence, encoded once
+                quiet = np.random.default_rng(7).normal(0.0, 40.0, SAMPLE_RATE).astype(
+                    np.int16)
+                self._quiet = (self.encode(quiet), log_mel(quiet, self.n_mels).shape[1])
+            encoded, frames = self._quiet
             for text, value in zip(todo, self.log_probs(encoded, frames, lang, todo),
                                    strict=True):
                 self._silence[(lang, text)] = value
@@ -375,6 +369,7 @@ class WhisperRecognizer:
     PHRASES = 4  # phrases without a player kept, by the transcript
     PRIOR = 0.75  # how much of the silence score is taken off (bench: 0.75 best)
     BARE_NUMBER = 2.5  # log units off a player named by a lone number (see _bare_number)
+    REPETITION = 2.0  # the free transcript's repetition penalty (as enroll's spellings)
 
     def __init__(self, model: str | Path = TINY_EN, threads: int = 2,
                  compute_type: str = "int8", data_dir: Path | None = None):
@@ -488,7 +483,10 @@ class WhisperRecognizer:
         audio = self._padded(samples)
         encoded = scorer.encode(audio)
         frames = log_mel(audio, scorer.n_mels).shape[1]
-        heard = _plain(scorer.transcribe(encoded, lang, max_length=24))
+        # the padding's silence makes a greedy transcript loop ("ted ted ted ted", "8 8 8
+        # 8": numbers then seem to be heard); the penalty stops it, and a vote is short
+        heard = _plain(scorer.transcribe(encoded, lang, max_length=16,
+                                         repetition_penalty=self.REPETITION))
         templates, plain, forms = self.candidates(grammar)
         hinted = {_plain(h) for h in hints}
         hinted_carriers = {_carrier_of(h, forms) for h in hinted}
@@ -537,18 +535,17 @@ class WhisperRecognizer:
         # nobody and skip are votes too: their closest phrases always compete
         more += sorted((c for c in plain if c.nobody), key=lambda c: -close(c.text))[:3]
         more = [c for c in dict.fromkeys(more) if c not in scores]
-        scores.update(zip(more, self._scores(encoded, frames, lang, more), strict=True))
-        reading = self._reading(scores, heard)
-        # how sure Whisper is of the best sentence's least likely token (mostly the name;
-        # the end of text, last, is left out: align gives it no probability)
-        tokens = scorer.token_log_probs(encoded, frames, lang, reading.best.said)
-        reading.features["w_min_token"] = float(tokens[:-1].min()) if len(tokens) > 1 \
-            else 0.0
-        # what Whisper itself would write, scored the same way: a sentence outside the
-        # grammar (table talk) fits its own transcript far better than any candidate
+        # what Whisper itself would write, scored the same way (in the same batch): a
+        # sentence outside the grammar (table talk) fits its own transcript far better
+        # than any candidate
         said = _written(heard) if heard else ""
-        if said and not any(_plain(c.said) == heard for c in scores):
-            outside = self._scores(encoded, frames, lang, [Candidate(said, heard, None)])[0]
+        own = Candidate(said, heard, None)
+        mine = bool(said) and not any(_plain(c.said) == heard for c in [*scores, *more])
+        values = self._scores(encoded, frames, lang, [*more, *([own] if mine else [])])
+        scores.update(zip(more, values[: len(more)], strict=True))
+        reading = self._reading(scores, heard)
+        if mine:
+            outside = values[-1]
             tokens = max(1, len(scorer.tokens(said)))
             reading.features["w_outside"] = max(0.0, outside - reading.features["w_best"]
                                                 ) / tokens
