@@ -6,9 +6,11 @@
     .venv/bin/python bench/fit_voice_confidence.py --fusion --rows F [--wrong 0.01]
 
 With --fusion, the fused confidence of the two passes (`TwoPass.WEIGHTS`, over
-`fusion_inputs`) is fitted instead, on the utterances where the back-up runs (the first
-pass under its threshold), and the whole two-pass box is simulated per condition: the
-first pass where it is sure, the fused reading elsewhere.
+`fusion_inputs`, and `TwoPass.ALONE_WEIGHTS` for Whisper alone in the other languages,
+each with its own threshold: `--wrong`, `--wrong-alone`) is fitted instead, on the
+utterances where the fused confidence decides, and the whole two-pass box is simulated
+per condition: the first pass where it is sure (`--run-below`), its answer where Whisper
+only checks it (`--check-above`), the fused reading elsewhere.
 
 The label is "the best path is a vote for the intended player (or for nobody, when nobody
 was meant)"; only utterances whose text the matcher understood are candidates (the others
