@@ -208,6 +208,7 @@ class WhisperScorer:
     model: object = field(init=False, repr=False)
     _silence: dict[tuple[str, str], float] = field(default_factory=dict, repr=False)
     _quiet: tuple[object, int] | None = field(default=None, repr=False)
+    BATCH = 32  # sentences aligned at once, at most
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __post_init__(self) -> None:
@@ -281,6 +282,11 @@ class WhisperScorer:
 
         if not texts:
             return []
+        if len(texts) > self.BATCH:
+            # in batches: the box's warm-up scores some 270 sentences at once, and one
+            # batch of them took the box's peak from about 580 MB to 780 (box_memory.py)
+            return [v for k in range(0, len(texts), self.BATCH)
+                    for v in self.log_probs(encoded, frames, lang, texts[k : k + self.BATCH])]
         start = self.start(lang)
         tokens = [[*self.tokens(t), self.eot] for t in texts]
         array = np.asarray(encoded)
