@@ -6,9 +6,11 @@
     .venv/bin/python bench/fit_voice_confidence.py --fusion --rows F [--wrong 0.01]
 
 With --fusion, the fused confidence of the two passes (`TwoPass.WEIGHTS`, over
-`fusion_inputs`) is fitted instead, on the utterances where the back-up runs (the first
-pass under its threshold), and the whole two-pass box is simulated per condition: the
-first pass where it is sure, the fused reading elsewhere.
+`fusion_inputs`, and `TwoPass.ALONE_WEIGHTS` for Whisper alone in the other languages,
+each with its own threshold: `--wrong`, `--wrong-alone`) is fitted instead, on the
+utterances where the fused confidence decides, and the whole two-pass box is simulated
+per condition: the first pass where it is sure (`--run-below`), its answer where Whisper
+only checks it (`--check-above`), the fused reading elsewhere.
 
 The label is "the best path is a vote for the intended player (or for nobody, when nobody
 was meant)"; only utterances whose text the matcher understood are candidates (the others
@@ -86,6 +88,10 @@ def main() -> int:
                         help="fit TwoPass.WEIGHTS on a dump made with --whisper")
     parser.add_argument("--run-below", type=float, default=TwoPass.RUN_BELOW,
                         help="the first pass's confidence under which the back-up runs")
+    parser.add_argument("--check-above", type=float, default=TwoPass.CHECK_ABOVE,
+                        help="over this, Whisper only checks the first pass's answer")
+    parser.add_argument("--wrong-alone", type=float, default=None,
+                        help="--wrong for Whisper alone (other languages); default --wrong")
     args = parser.parse_args()
     import voice_features
 
@@ -95,7 +101,8 @@ def main() -> int:
         with open(path, encoding="utf-8") as handle:
             rows += [json.loads(line) for line in handle]
     if args.fusion:
-        return fit_fusion(rows, args.wrong, args.l2, args.run_below)
+        return fit_fusion(rows, args.wrong, args.l2, args.run_below, args.check_above,
+                          args.wrong_alone)
     if args.noisy is not None:
         rows = [r for r in rows if (r.get("snr", 60) < Utterance.TRIM_SNR) == args.noisy]
     # the guards (UNSAID0, FIT0) are not fitted: what they refuse is asked again anyway
@@ -142,28 +149,71 @@ def _outside(row: dict) -> bool:
     return TwoPass.outside(row)
 
 
+def _bare_number(row: dict) -> bool:
+    """Whisper's best sentence names a player by a lone number (see TwoPass)."""
+    from local_voice.whisper import Candidate, WhisperRecognizer
+
+    text = row.get("w_text") or ""
+    return WhisperRecognizer._bare_number(row["lang"], Candidate(text, text, "?"))
+
+
 def fit_fusion(rows: list[dict], wrong: float, l2: float,
-               run_below: float = TwoPass.RUN_BELOW) -> int:
-    """TwoPass.WEIGHTS on the rows where the back-up runs, held out by voice, and the
-    whole two-pass box simulated per condition (first pass where sure)."""
-    backup = [r for r in rows if "w_share" in r and (r.get("first_confidence") or 0.0)
-              < run_below and not _outside(r) and r["intent"]]
+               run_below: float = TwoPass.RUN_BELOW, check_above: float = TwoPass.CHECK_ABOVE,
+               wrong_alone: float | None = None) -> int:
+    """TwoPass.WEIGHTS (utterances with a first pass) and TwoPass.ALONE_WEIGHTS (Whisper
+    alone: another language), each fitted and thresholded on its own group's rows where
+    the fused confidence decides, held out by voice; then the whole box simulated per
+    condition: the first pass alone where sure, its answer over `check_above` unless
+    Whisper heard a bare number (or talk outside the grammar), the fused confidence
+    otherwise."""
+    wrong_alone = wrong if wrong_alone is None else wrong_alone
+
+    def path(r: dict) -> str:
+        first = r.get("first_confidence")
+        if first is None:
+            return "backup"
+        if first >= run_below:
+            return "first"
+        if first >= check_above and not _outside(r) and (
+                r.get("passes_agree") or not _bare_number(r)):
+            return "checked"
+        return "backup"
+
+    backup = [r for r in rows if "w_share" in r and path(r) == "backup" and not _outside(r)
+              and r["intent"]]
     x = np.array([fusion_inputs(r) for r in backup], dtype=np.float64)
     y = np.array([r["right"] for r in backup], dtype=bool)
     bad = np.array([r["vote"] and not r["right"] for r in backup])
+    alone = np.array([r.get("first_confidence") is None for r in backup])
+    budget = {False: wrong, True: wrong_alone}
     voices = sorted({r["voice"] for r in rows})
     conditions = sorted({r["condition"] for r in rows})
+
+    def fit_groups(train: np.ndarray) -> dict[bool, np.ndarray]:
+        weights = {}
+        for group in (False, True):
+            mine = train & (alone == group)
+            if not mine.any():
+                continue
+            w = fit(x[mine], y[mine].astype(float), l2)
+            score = x @ w[:-1] + w[-1]
+            w[-1] -= threshold(score[mine], bad[mine], int(budget[group] * mine.sum()))
+            weights[group] = w
+        return weights
+
+    def accepted(weights: dict[bool, np.ndarray], k: int) -> bool:
+        w = weights.get(bool(alone[k]))
+        return w is not None and float(x[k] @ w[:-1] + w[-1]) >= 0.0
 
     def simulate(accept: dict[int, bool], label: str) -> None:
         for c in conditions:
             mine = [r for r in rows if r["condition"] == c]
             right = bad_votes = 0
             for r in mine:
-                first_conf = r.get("first_confidence") or 0.0
-                if first_conf >= run_below:  # the first pass decides alone
+                if path(r) != "backup":  # the first pass's answer
                     right += bool(r.get("first_right"))
                     bad_votes += bool(r.get("first_vote")) and not r.get("first_right")
-                elif id(r) in accept and accept[id(r)]:
+                elif accept.get(id(r)):
                     right += bool(r["right"])
                     bad_votes += bool(r["vote"]) and not r["right"]
             n = max(len(mine), 1)
@@ -175,20 +225,18 @@ def fit_fusion(rows: list[dict], wrong: float, l2: float,
         train = np.array([r["voice"] != voice for r in backup])
         if train.all() or not train.any():
             continue
-        w = fit(x[train], y[train].astype(float), l2)
-        score = x @ w[:-1] + w[-1]
-        cut = threshold(score[train], bad[train], int(wrong * train.sum()))
+        weights = fit_groups(train)
         for k, r in enumerate(backup):
             if not train[k]:
-                held[id(r)] = bool(score[k] >= cut)
+                held[id(r)] = accepted(weights, k)
     print("held out by voice (fit and threshold without the voice):")
     simulate(held, "held-out")
-    w = fit(x, y.astype(float), l2)
-    score = x @ w[:-1] + w[-1]
-    cut = threshold(score, bad, int(wrong * len(backup)))
-    w[-1] -= cut
-    print("all voices: TwoPass.WEIGHTS =", "(" + ", ".join(f"{v:.4g}" for v in w) + ")")
-    simulate({id(r): bool(score[k] >= cut) for k, r in enumerate(backup)}, "in-sample")
+    weights = fit_groups(np.ones(len(backup), dtype=bool))
+    for group, name in ((False, "WEIGHTS"), (True, "ALONE_WEIGHTS")):
+        if group in weights:
+            print(f"all voices: TwoPass.{name} =",
+                  "(" + ", ".join(f"{v:.4g}" for v in weights[group]) + ")")
+    simulate({id(r): accepted(weights, k) for k, r in enumerate(backup)}, "in-sample")
     return 0
 
 

@@ -19,6 +19,7 @@ import argparse
 import json
 import math
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -56,20 +57,29 @@ def main() -> int:
             first = getattr(recognizer, "first", recognizer)
             if first is not None:
                 first.last_features = {}
+            began = time.perf_counter()
             heard = understand_audio(audio, recognizer, lang, names, EXPECT["vote"])
+            elapsed = time.perf_counter() - began
             features = {k: _clean(v) for k, v in
                         (getattr(recognizer, "last_features", {}) or {}).items()}
             row = {"condition": condition, "lang": lang, "voice": voice, "said": text,
                    "player": player, "text": heard.text, "intent": heard.intent,
                    "heard": heard.player, "confidence": heard.confidence,
                    "vote": heard.intent in va.VOTES,
-                   "right": va.reads_right(heard, player), **features}
+                   "right": va.reads_right(heard, player), "ms": round(1000 * elapsed),
+                   **features}
             if args.whisper and first is not None and features.get("first_text") is not None:
                 # the first pass's own reading, as if it had decided alone
                 alone = va.meaning_of(features["first_text"], lang, names)
                 row["first_right"] = alone[0] in va.VOTES and alone[1] == player and \
                     player != va.TALK
                 row["first_vote"] = alone[0] in va.VOTES
+            backup = getattr(recognizer, "backup", None)
+            reading = getattr(backup, "last_reading", None) if args.whisper else None
+            if reading is not None and getattr(recognizer, "last_path", "") == "backup":
+                # every candidate scored, best first: fusions and cuts can be tried offline
+                row["w_scored"] = [[c.text, c.player, c.nobody, round(v, 3)]
+                                   for c, v in reading.scored]
             rows.append(row)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     with open(args.out, "w", encoding="utf-8") as handle:

@@ -33,7 +33,7 @@ from local_voice.grammar import build_grammar
 from local_voice.hearing import EXPECT, FRAME_BYTES, FRAME_MS, Listening, Segmenter
 from local_voice.recognizers import SAMPLE_RATE, make_recognizer
 from local_voice.voices import Audio
-from narrator import Heard, Say, Wait
+from narrator import Heard, Say, Tick
 from phones.relay import Relay, handle
 from speech import line
 from store import open_store
@@ -70,17 +70,20 @@ def day_vote(tmp: Path) -> tuple[Relay, str]:
     handle(relay, game_id, Heard("StartGameIntent"))
     handle(relay, game_id, Heard("ReadyIntent"))
     rng = random.Random(3)
-    for _ in range(80):
+    for _ in range(200):
         narrator = relay.session(game_id).narrator
         if narrator.phase != "night":
             break
-        waiting = [p for c in narrator.current_prompt() if isinstance(c, Wait) for p in c.players]
-        for player in waiting:
-            view = relay.player_view(links[player], f"device-{player}")
-            turn = view.get("turn")
+        # every phone whose turn it is chooses; a call no one answers runs out its timer
+        sent = 0
+        for player, token in links.items():
+            turn = relay.player_view(token, f"device-{player}").get("turn")
             if turn and turn["targets"]:
-                relay.choose(links[player], f"device-{player}", turn["verb"],
+                relay.choose(token, f"device-{player}", turn["verb"],
                              rng.choice(turn["targets"]))
+                sent += 1
+        if not sent and narrator.timer is not None:
+            handle(relay, game_id, Tick(narrator.timer))
     handle(relay, game_id, Heard("SkipClockIntent"))
     assert relay.session(game_id).narrator.phase == "vote"
     return relay, game_id
@@ -223,13 +226,16 @@ def main() -> int:
     import os
 
     print(f"load average at the end: {os.getloadavg()[0]:.1f} (2 cores)")
-    for path, target in (("first", TARGET_MS), ("backup", BACKUP_TARGET_MS)):
+    labels = {"first": "first pass decided", "checked": "back-up checked the first pass",
+              "backup": "back-up decided"}
+    for path, target in (("first", TARGET_MS), ("checked", BACKUP_TARGET_MS),
+                         ("backup", BACKUP_TARGET_MS)):
         mine = [t for t, p in zip(total, paths, strict=True) if p == path]
         if not mine:
             continue
         p90 = sorted(mine)[int(0.9 * (len(mine) - 1))]
-        print(f"end of speech -> first sample, {'first pass' if path == 'first' else 'back-up'}"
-              f" decided ({len(mine)}): median {statistics.median(mine):.0f} ms, "
+        print(f"end of speech -> first sample, {labels[path]}"
+              f" ({len(mine)}): median {statistics.median(mine):.0f} ms, "
               f"p90 {p90:.0f} ms, max {max(mine):.0f} ms "
               f"(target <= {target} ms: {'met' if p90 <= target else 'NOT met'})")
     return 0

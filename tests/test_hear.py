@@ -418,3 +418,37 @@ def test_table_talk_with_the_room_around_it_is_never_a_confident_vote(tmp_path, 
         hearing = understand_audio(audio, recognizer, "en", NAMES, EXPECT["vote"])
         counted = hearing.intent in EXPECT["vote"] and hearing.confidence >= 0.5
         assert not counted, (line, hearing)
+
+
+def test_a_vote_is_heard_the_same_whatever_was_heard_before(tmp_path):
+    """The front end starts every utterance in the same state: the same recording, decoded
+    first, again, and after table talk, gets the very same reading and confidence, on the
+    recording path and the streamed one (before, the live cepstral mean and the front
+    end's other state were carried over, and a vote could flip after other speech)."""
+    from local_voice.grammar import build_grammar
+    from local_voice.hearing import EXPECT
+    from local_voice.recognizers import PocketSphinxRecognizer
+    from tests.voice_fixtures import speech
+
+    grammar = build_grammar("en", EXPECT["vote"], NAMES)
+    vote = padded(speech(tmp_path, "I vote for Siobhan", "en-us+m3").resampled(16000),
+                  0.3, 0.5).samples.tobytes()
+    talk = padded(speech(tmp_path, "who wants another cup of tea", "en-gb").resampled(16000),
+                  0.3, 0.5).samples.tobytes()
+
+    def streamed(recognizer: PocketSphinxRecognizer) -> object:
+        utterance = recognizer.stream(grammar)
+        for start in range(0, len(vote), 3200):
+            utterance.feed(vote[start : start + 3200])
+        return utterance.finish()
+
+    recognizer = PocketSphinxRecognizer()
+    for decode in (lambda: recognizer.recognize(vote, grammar), lambda: streamed(recognizer)):
+        first = decode()
+        assert first is not None and "siobhan" in first.text
+        again = decode()
+        for _ in range(2):
+            recognizer.recognize(talk, grammar)
+        streamed(recognizer)  # and a streamed utterance in between
+        after = decode()
+        assert first == again == after, (first, again, after)

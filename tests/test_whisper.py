@@ -209,6 +209,35 @@ def test_whisper_decides_the_votes_pocketsphinx_is_unsure_of(two_pass, wavs):
     assert sum(ok for *_, ok in decided) >= 2, decided
 
 
+def test_a_fairly_sure_first_pass_is_checked_for_what_it_cannot_hear(two_pass, wavs):
+    """Between CHECK_ABOVE and RUN_BELOW Whisper reads the vote too, only to check for
+    what PocketSphinx's grammar cannot hear: a seat number said alone, which it reads,
+    fairly sure, as a name ("three" as "henry"), goes to the fused reading; otherwise the
+    first pass's answer stands ("checked"). Whoever decides, never a confident wrong
+    vote."""
+    paths = {}
+    for text, speaker in [("three", "piper"), ("I vote for Tamsin", "en-us+m3"),
+                          ("I vote for Oisin", "en-gb"), ("Grace", "en-us+f2"),
+                          ("my vote goes to Ben", "en-us+m3")]:
+        audio = padded(speech(wavs, text, speaker), 0.4, 0.4)
+        hearing = understand_audio(audio, two_pass, "en", NAMES, EXPECT["vote"])
+        first = two_pass.last_features.get("first_confidence")
+        path = paths[text] = two_pass.last_path
+        if path == "first":
+            assert hearing.confidence >= two_pass.RUN_BELOW
+        elif path == "checked":
+            assert two_pass.CHECK_ABOVE <= first < two_pass.RUN_BELOW
+            assert hearing.text == two_pass.last_features["first_text"]
+            assert hearing.confidence == first
+        else:
+            bare = two_pass.backup._bare_number("en", two_pass.backup.last_reading.best)
+            assert first < two_pass.CHECK_ABOVE or bare, (text, first)
+        said = NAMES[2] if text == "three" else text.split()[-1]
+        assert hearing.player == said or hearing.confidence < 0.5, (text, speaker, hearing)
+    # "three" is never left to the first pass, which has no bare numbers
+    assert paths["three"] == "backup", paths
+
+
 def test_the_backup_also_decides_on_the_live_path(two_pass, wavs):
     """The microphone's path: frames through the VAD into the streaming first pass; the
     back-up reads the utterance at the VAD's pause hint, during the trailing silence."""

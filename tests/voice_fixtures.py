@@ -26,6 +26,20 @@ def piper() -> PiperVoiceEngine:
     return PiperVoiceEngine()
 
 
+def piper_exactly(text: str) -> Audio:
+    """Piper's voice without its random noise: the same text is the same audio in every
+    run and whatever was synthesised before (its ONNX noise generator is seeded per
+    process and advances with every call, so a test's clip otherwise changed from run
+    to run and with the order the tests ran in)."""
+    from piper import SynthesisConfig
+
+    engine = piper()
+    quiet = SynthesisConfig(noise_scale=0.0, noise_w_scale=0.0)
+    chunks = [c.audio_int16_array for c in engine.voice.synthesize(text, quiet)]
+    samples = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int16)
+    return Audio(samples.astype(np.int16), engine.voice.config.sample_rate)
+
+
 def cli_env(tmp: Path | None = None) -> dict[str, str]:
     """The environment for `wolfvillage` subprocesses: no user config, a private cache."""
     env = dict(os.environ)
@@ -39,7 +53,7 @@ def cli_env(tmp: Path | None = None) -> dict[str, str]:
 
 def synthesize(text: str, speaker: str) -> Audio:
     if speaker == "piper":
-        return piper().synthesize(text)
+        return piper_exactly(text)
     lang, _, variant = speaker.partition("+")
     return EspeakVoice(lang, variant).synthesize(text)
 
