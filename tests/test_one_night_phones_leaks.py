@@ -29,20 +29,16 @@ from __future__ import annotations
 import random
 import re
 import secrets
-import threading
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
-import requests
-from waitress import create_server
 
 import phones.relay
 from narrator.cues import input_from_json
 from narrator.narrator import Narrator
-from phones.web import create_app
 from store import open_store
+from tests.test_phones_leaks import Phone, Server
 
 CARDS = {"doppelganger", "werewolf", "mystic_wolf", "minion", "mason", "seer",
          "paranormal_investigator", "robber", "troublemaker", "drunk", "insomniac",
@@ -59,36 +55,9 @@ TAGGED_SIDE = re.compile(r'<[^>]*\bdata-player="([^"]*)"[^>]*\bdata-side="([^"]*
 # ---------------------------------------------------------------------- the harness
 
 
-class Server:
-    def __init__(self, db: Path):
-        self.url = f"sqlite:///{db}"
-        self.app = create_app(open_store(self.url), SECRET_KEY="test", CALL_PAUSE=4.0,
-                              ROOM_GUESS_LIMIT="1000 per minute")
-        self.server = create_server(self.app, host="127.0.0.1", port=0, threads=8)
-        self.base = f"http://127.0.0.1:{self.server.effective_port}"
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-
-    def stop(self) -> None:
-        self.server.close()
-        self.thread.join(timeout=5)
-
-
-class Phone(requests.Session):
-    def __init__(self, base: str):
-        super().__init__()
-        self.base = base
-        self.headers["X-Wolf-Device"] = secrets.token_urlsafe(16)
-
-    def request(self, method: str, url: str, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
-        kwargs.setdefault("allow_redirects", False)
-        kwargs.setdefault("timeout", 10)
-        return super().request(method, self.base + url, *args, **kwargs)
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    srv = Server(tmp_path_factory.mktemp("one-night-leaks") / "games.db")
+    srv = Server(tmp_path_factory.mktemp("one-night-leaks") / "games.db", CALL_PAUSE=4.0)
     yield srv
     srv.stop()
 

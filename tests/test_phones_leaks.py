@@ -41,10 +41,12 @@ DATA_ROLE = re.compile(r'data-role="([^"]*)"')
 
 
 class Server:
-    def __init__(self, db: Path):
+    """A real relay on a loopback port over a SQLite file (every game's leak crawl)."""
+
+    def __init__(self, db: Path, **config: Any):
         self.url = f"sqlite:///{db}"
         self.app = create_app(open_store(self.url), SECRET_KEY="test",
-                              ROOM_GUESS_LIMIT="1000 per minute")
+                              ROOM_GUESS_LIMIT="1000 per minute", **config)
         self.server = create_server(self.app, host="127.0.0.1", port=0, threads=8)
         self.base = f"http://127.0.0.1:{self.server.effective_port}"
         self.thread = threading.Thread(target=self.server.run, daemon=True)
