@@ -97,7 +97,7 @@ setups = st.fixed_dictionaries({
                                                            "villager"])).map(list),
         max_size=6),
 }, optional={
-    "ruleset": st.sampled_from(["wolf-village", "werewords"]) | json_values,
+    "ruleset": st.sampled_from(["wolf-village", "one-night", "werewords"]) | json_values,
     "seed": st.integers() | json_values,
     "preset": st.sampled_from(list(PRESETS)) | json_values,
     "deck": st.dictionaries(st.sampled_from(["werewolf", "seer", "villager", "zzz"]),
