@@ -6,27 +6,26 @@ the header's icon is an image every phone can draw."""
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterator
 
 import cv2
 import numpy as np
 import pytest
 import requests
-import waitress
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from rules.wolf_village.balance import rating
 from rules.wolf_village.presets import PRESETS
 from store import open_store
 from tests.test_phones_browser import (
     CHROMIUM,
-    CHROMIUM_ARGS,
     Server,
+    chromium,
     create_room,
     host_save,
     join,
     new_phone,
+    serve,
     server_version,
     wait_for_version,
 )
@@ -43,27 +42,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("host-browser")
     app = create_app(open_store(f"sqlite:///{folder}/games.db"), SECRET_KEY="test",
                      ROOM_GUESS_LIMIT="1000 per minute")
-    httpd = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)
-    port = httpd.socket.getsockname()[1]
-    thread = threading.Thread(target=httpd.run, daemon=True)
-    thread.start()
-    try:
-        yield Server(f"http://127.0.0.1:{port}", port, app)
-    finally:
-        httpd.task_dispatcher.shutdown()
-        httpd.close()
-        thread.join(timeout=5)
+    with serve(app, threads=8) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")
 def browser(server: Server) -> Iterator[Browser]:
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                     args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 def seat(server: Server, code: str, names: list[str]) -> None:

@@ -13,20 +13,18 @@ screenshot of every page per phase (`on-<lang>-*.png`, WOLFVILLAGE_SCREENSHOTS).
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import waitress
 from playwright.sync_api import Browser, Page, expect
 
 from phones.i18n import TEXT_DIR
 from phones.web import create_app
 from store import open_store
 from tests import test_phones_table_browser as table
-from tests.test_phones_browser import CHROMIUM, Server, catch_up, host_press, host_save
+from tests.test_phones_browser import CHROMIUM, Server, catch_up, host_press, host_save, serve
 from tests.test_werewords_phones_browser import Pictures, fits, join, open_room
 
 NAMES = ["Ana", "Ben", "Cal"]
@@ -47,16 +45,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     # a call stays open two seconds of ticks after its choice (what was seen shows at once)
     app = create_app(open_store(f"sqlite:///{folder}/games.db"), SECRET_KEY="test",
                      CALL_PAUSE=2)
-    httpd = waitress.create_server(app, host="127.0.0.1", port=0, threads=16)
-    port = httpd.socket.getsockname()[1]
-    thread = threading.Thread(target=httpd.run, daemon=True)
-    thread.start()
-    try:
-        yield Server(f"http://127.0.0.1:{port}", port, app)
-    finally:
-        httpd.task_dispatcher.shutdown()
-        httpd.close()
-        thread.join(timeout=5)
+    with serve(app, threads=16) as running:
+        yield running
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is needed")
 

@@ -11,6 +11,7 @@ Playwright's auto-waiting assertions, synchronised on the version each page show
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 import threading
@@ -64,33 +65,53 @@ class Server:
     app: object
 
 
+def serve(app: object, threads: int = 8) -> contextlib.AbstractContextManager[Server]:
+    """The app served by waitress on a loopback port for the block's length (every
+    browser test's server)."""
+
+    @contextlib.contextmanager
+    def running() -> Iterator[Server]:
+        httpd = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads)
+        port = httpd.socket.getsockname()[1]
+        thread = threading.Thread(target=httpd.run, name="wolfvillage-test-server",
+                                  daemon=True)
+        thread.start()
+        try:
+            yield Server(f"http://127.0.0.1:{port}", port, app)
+        finally:
+            httpd.task_dispatcher.shutdown()
+            httpd.close()
+            thread.join(timeout=5)
+
+    return running()
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[Browser]:
+    """Debian's Chromium, headless, for the block's length."""
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                     args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("phones")
     # a night call is held open for a second of the host page's ticks (12 s by default)
     app = create_app(open_store(f"sqlite:///{folder}/games.db"), SECRET_KEY="test", CALL_PAUSE=1)
-    httpd = waitress.create_server(app, host="127.0.0.1", port=0, threads=12)
-    port = httpd.socket.getsockname()[1]
-    thread = threading.Thread(target=httpd.run, name="wolfvillage-test-server", daemon=True)
-    thread.start()
-    try:
-        yield Server(f"http://127.0.0.1:{port}", port, app)
-    finally:
-        httpd.task_dispatcher.shutdown()
-        httpd.close()
-        thread.join(timeout=5)
+    with serve(app, threads=12) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")
 def browser(server: Server) -> Iterator[Browser]:
     # depends on the server so that the browser (and every page that polls) closes first
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                     args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 def new_phone(browser: Browser) -> tuple[BrowserContext, Page]:

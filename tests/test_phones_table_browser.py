@@ -25,31 +25,30 @@ from __future__ import annotations
 import os
 import random
 import re
-import threading
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import waitress
-from playwright.sync_api import Browser, Page, Response, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Response, expect
 
 from rules.wolf_village.roles import NIGHT_ORDER
 from speech import line
 from store import open_store
 from tests.test_phones_browser import (
     CHROMIUM,
-    CHROMIUM_ARGS,
     PHONE,
     WAIT_MS,
     Phone,
     Server,
     catch_up,
+    chromium,
     has_turn,
     host_press,
     host_save,
     phase_of,
+    serve,
     submit_random_choice,
 )
 
@@ -73,27 +72,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     app = create_app(open_store(f"sqlite:///{folder}/games.db"), SECRET_KEY="test",
                      CALL_PAUSE=1, VOICE_CACHE=str(folder / "voice"),
                      ROOM_GUESS_LIMIT="1000 per minute")
-    httpd = waitress.create_server(app, host="127.0.0.1", port=0, threads=16)
-    port = httpd.socket.getsockname()[1]
-    thread = threading.Thread(target=httpd.run, daemon=True)
-    thread.start()
-    try:
-        yield Server(f"http://127.0.0.1:{port}", port, app)
-    finally:
-        httpd.task_dispatcher.shutdown()
-        httpd.close()
-        thread.join(timeout=5)
+    with serve(app, threads=16) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")
 def browser(server: Server) -> Iterator[Browser]:
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                     args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture(scope="module")
