@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -88,8 +89,11 @@ def next_line(console: Console, lang: str, rng: random.Random) -> str | None:
     return sample(lang, "VoteIntent", choice)
 
 
-def make_script(tmp: Path, lang: str, args: list[str], seed: int) -> tuple[list[str], str]:
-    """Play in-process; return the typed lines and everything the console printed."""
+def make_script(tmp: Path, lang: str, args: list[str], seed: int,
+                next_line: Callable[[Console, str, random.Random], str | None] = next_line,
+                steps: int = 2000) -> tuple[list[str], str]:
+    """Play in-process, each line typed by `next_line` (a game's own player); return the
+    typed lines and everything the console printed."""
     from wolfvillage.cli import build_parser
     from wolfvillage.console import setup_inputs
 
@@ -102,7 +106,7 @@ def make_script(tmp: Path, lang: str, args: list[str], seed: int) -> tuple[list[
         console.emit(console.session.handle(inp).cues)
     rng = random.Random(seed)
     typed: list[str] = []
-    for _ in range(2000):
+    for _ in range(steps):
         text = next_line(console, lang, rng)
         if text is None:
             break

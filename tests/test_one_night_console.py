@@ -10,7 +10,6 @@ the real console program is run on that script and must print the same.
 
 from __future__ import annotations
 
-import io
 import json
 import random
 from pathlib import Path
@@ -18,10 +17,8 @@ from typing import Any
 
 import pytest
 
-from narrator import Narrator
-from narrator.session import TableSession
 from speech import line
-from store import open_store
+from tests import test_console as console_tests
 from tests.test_console import run_console, sample
 from wolfvillage.console import Console
 
@@ -86,30 +83,8 @@ def next_line(console: Console, lang: str, rng: random.Random) -> str | None:
 
 
 def make_script(tmp: Path, lang: str, args: list[str], seed: int) -> tuple[list[str], str]:
-    """Play in-process; return the typed lines and everything the console printed."""
-    from wolfvillage.cli import build_parser
-    from wolfvillage.console import setup_inputs
-
-    parsed = build_parser().parse_args(["console", *args])
-    store = open_store(f"sqlite:///{tmp}/script.db")
-    out = io.StringIO()
-    console = Console(TableSession.create(store, "script", Narrator(lang, seed=parsed.seed)),
-                      out)
-    for inp in setup_inputs(parsed):
-        console.emit(console.session.handle(inp).cues)
-    rng = random.Random(seed)
-    typed: list[str] = []
-    for _ in range(500):
-        text = next_line(console, lang, rng)
-        if text is None:
-            break
-        typed.append(text)
-        before = console.session.version
-        console.feed(text)
-        assert console.session.version > before, (text, out.getvalue()[-600:])
-    assert console.narrator.phase == "over"
-    store.close()
-    return typed, out.getvalue()
+    """Play in-process with One Night's own player; the typed lines and the printout."""
+    return console_tests.make_script(tmp, lang, args, seed, next_line, steps=500)
 
 
 GAMES = [
