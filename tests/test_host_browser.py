@@ -8,8 +8,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-import cv2
-import numpy as np
 import pytest
 import requests
 from playwright.sync_api import Browser, Page, expect
@@ -22,6 +20,7 @@ from tests.test_phones_browser import (
     Server,
     chromium,
     create_room,
+    decode_qr,
     host_save,
     join,
     new_phone,
@@ -62,18 +61,6 @@ def seat(server: Server, code: str, names: list[str]) -> None:
 
 def synced(host: Page) -> None:
     wait_for_version(host, server_version(host))
-
-
-def decode(page: Page, selector: str) -> str:
-    image = page.locator(selector)
-    expect(image).to_be_visible()
-    page.wait_for_function("img => img.complete && img.naturalWidth > 0",
-                           arg=image.element_handle())
-    png = image.screenshot()
-    pixels = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
-    text, points, _ = cv2.QRCodeDetector().detectAndDecode(pixels)
-    assert points is not None and text, f"the QR code {selector} did not decode"
-    return text
 
 
 def summary(host: Page) -> tuple[str, str]:
@@ -158,7 +145,7 @@ def test_the_host_moves_to_another_phone(browser: Browser, server: Server):
         handover_code = shown.locator("#handover-code").get_attribute("data-code") or ""
         assert re.fullmatch(r"[A-Z]{4}-[A-Z]{4}", handover_code)
         # the new phone scans the old one's screen, and types the code it shows
-        address = decode(shown, "#handover-qr")
+        address = decode_qr(shown, "#handover-qr")
         assert address == f"{server.url}/host?room={code}"
         new.goto(address)
         expect(new.get_by_label("Room code")).to_have_value(code)
@@ -195,7 +182,7 @@ def test_a_reissued_link_comes_with_its_qr_code_on_a_page_of_its_own(browser: Br
         page = opened.value
         expect(page.locator("h1")).to_contain_text("The new link for Ana")
         url = page.locator("#new-link").get_attribute("href") or ""
-        assert decode(page, "#new-link-qr") == url
+        assert decode_qr(page, "#new-link-qr") == url
         # the old link is dead on Ana's phone; the new one opens on a new phone
         player.page.reload()
         expect(player.page.locator("#reason")).to_have_attribute("data-reason", "bad_link")

@@ -272,17 +272,29 @@ def host_save(host: Page, select_id: str, value: str) -> None:
         expect(host.locator(f"#{select_id}")).to_have_value(value)
 
 
-def decode_qr(host: Page) -> str:
-    """Screenshot the QR image as a phone camera would see it, and decode it."""
-    qr = host.locator("#qr")
-    expect(qr).to_be_visible()
-    host.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=qr.element_handle())
-    png = qr.screenshot()
-    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
-    assert image is not None
-    text, points, _ = cv2.QRCodeDetector().detectAndDecode(image)
-    assert points is not None and text, "the QR code on the host's page did not decode"
-    return text
+def decode_qr(page: Page, selector: str = "#qr") -> str:
+    """Screenshot a QR image as a phone camera would see it, and decode it.
+
+    OpenCV's detector misses a few codes that a camera reads (a scaled SVG's soft module
+    edges), so it gets the picture as shot, then sharpened (Otsu threshold) and enlarged,
+    as a camera's autofocus and zoom would give it; a wrong address still fails."""
+    image_locator = page.locator(selector)
+    expect(image_locator).to_be_visible()
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0",
+                           arg=image_locator.element_handle())
+    shot = cv2.imdecode(np.frombuffer(image_locator.screenshot(), np.uint8),
+                        cv2.IMREAD_GRAYSCALE)
+    assert shot is not None
+    detector = cv2.QRCodeDetector()
+    for scale in (1, 2, 3):
+        image = shot if scale == 1 else cv2.resize(shot, None, fx=scale, fy=scale,
+                                                   interpolation=cv2.INTER_CUBIC)
+        _, sharp = cv2.threshold(image, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        for candidate in (image, sharp):
+            text, points, _ = detector.detectAndDecode(candidate)
+            if points is not None and text:
+                return text
+    raise AssertionError(f"the QR code {selector} did not decode")
 
 
 def create_room(browser: Browser, server: Server) -> tuple[BrowserContext, Page, str]:
