@@ -92,7 +92,7 @@ def describe(narrator: Narrator) -> dict[str, Any]:
         "clocks": list(script.clocks),
         "language": narrator.lang,
         "languages": list(LANGUAGES),
-        "problem": start_problem(narrator),
+        **problem_fields(start_problem(narrator)),
     }
     own = game_form(config.ruleset)
     if own is not None:
@@ -100,18 +100,30 @@ def describe(narrator: Narrator) -> dict[str, Any]:
     return described
 
 
-def start_problem(narrator: Narrator) -> str | None:
+def start_problem(narrator: Narrator) -> SetupError | None:
     """Why the table could not start as it is set up now: the rules' own reason (None: it
     can). The deal is only tried, on a copy of the set-up: nothing is stored."""
     config: TableConfig = narrator.config
     script = script_class(config.ruleset)
     if len(config.players) < script.min_players:
-        return f"at least {script.min_players} players are needed, not {len(config.players)}"
+        return SetupError(
+            f"at least {script.min_players} players are needed, not {len(config.players)}",
+            "too_few", min=script.min_players, count=len(config.players))
     try:
         start_game(config.setup_doc(narrator.seed + narrator.games_started))
     except SetupError as problem:
-        return problem.reason
+        return problem
     return None
+
+
+def problem_fields(problem: SetupError | None) -> dict[str, Any]:
+    """The problem as plain data: the rules' English sentence (`problem`, for logs and
+    the terminal), and its stable code and values (for each page to say in its language;
+    code "" when the rules gave none)."""
+    if problem is None:
+        return {"problem": None, "problem_code": None, "problem_params": {}}
+    return {"problem": problem.reason, "problem_code": problem.code,
+            "problem_params": dict(problem.params)}
 
 
 # ---------------------------------------------------------------------- what a form changes

@@ -66,6 +66,25 @@ class _CountFormatter(string.Formatter):
         return units(self.lang, format_spec, value) if format_spec else str(value)
 
 
+def setup_problem(text: dict[str, Any], code: str | None, params: dict[str, Any],
+                  fallback: str) -> str:
+    """Why the table cannot start, in the page's language: the rules' problem code
+    (`problem_<code>` in the pages' words) with its values, a role or a preset by its
+    name in that language. The rules' English sentence when the code has no words."""
+    words = text.get(f"problem_{code}") if code else None
+    if not words:
+        return fallback
+    shown = dict(params)
+    if "role" in shown:
+        shown["role"] = text["roles"].get(shown["role"], shown["role"])
+    if "preset" in shown:
+        shown["preset"] = text["presets"].get(shown["preset"], shown["preset"])
+    try:  # `{count:players}`: the count with its noun in the plural form the language needs
+        return _CountFormatter(text["_lang"]).vformat(str(words), (), shown)
+    except (KeyError, IndexError, ValueError):  # words naming a value the rules did not give
+        return fallback
+
+
 LANGUAGE_NAMES = {
     "en": "English", "es": "Español", "fi": "Suomi", "de": "Deutsch", "nl": "Nederlands",
     "fr": "Français", "pl": "Polski",

@@ -40,7 +40,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from phones import handover, limits
-from phones.i18n import counted, page_text, pick_language
+from phones.i18n import counted, page_text, pick_language, setup_problem
 from phones.relay import Relay, RelayError
 from phones.setup_form import FormError, form_from_fields, form_from_json
 from speech import line
@@ -927,6 +927,7 @@ def init_app(app: Flask, relay_obj: Relay) -> None:
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.jinja_env.filters["fmt"] = lambda text, **params: str(text).format_map(params)
+    app.jinja_env.globals["setup_problem"] = setup_problem
     for name in ("werkzeug", "waitress", "flask.app"):
         logging.getLogger(name).addFilter(RedactTokens())
     # Flask logs a failing request ("Exception on /p/<token> [GET]") on the app's own

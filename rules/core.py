@@ -31,11 +31,18 @@ class Refused(Exception):
 
 
 class SetupError(Exception):
-    """A set-up that breaks the rules (a preset outside its range, a deck that does not fit)."""
+    """A set-up that breaks the rules (a preset outside its range, a deck that does not fit).
 
-    def __init__(self, reason: str):
+    `reason` is the sentence for a log or a terminal (English). A set-up a host can reach
+    from the set-up page also carries a stable `code` and the `params` it names (counts,
+    role ids), so each page says it in its own language; `code` is "" for the shapes only a
+    hand-written document can have (a deck that is not a list, a seed that is a string)."""
+
+    def __init__(self, reason: str, code: str = "", **params: Any):
         super().__init__(reason)
         self.reason = reason
+        self.code = code
+        self.params = params
 
 
 @dataclass(frozen=True, slots=True)

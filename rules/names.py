@@ -68,7 +68,8 @@ def validate_names(names: list[Any], min_players: int, max_players: int,
                    game: str) -> tuple[str, ...]:
     """A set-up's list of names, in seat order; raises SetupError with the reason."""
     if not min_players <= len(names) <= max_players:
-        raise SetupError(f"{game} is for {min_players} to {max_players} players, not {len(names)}")
+        raise SetupError(f"{game} is for {min_players} to {max_players} players, not {len(names)}",
+                         "player_count", min=min_players, max=max_players, count=len(names))
     seen: list[str] = []
     for name in names:
         problem = _shape_problem(name)
@@ -81,7 +82,7 @@ def validate_names(names: list[Any], min_players: int, max_players: int,
         if other is not None:
             raise SetupError(f"two players are called {name!r}" if other == name else
                              f"two players are called {other!r} and {name!r}, which look "
-                             "or sound the same")
+                             "or sound the same", "same_name", name=name, other=other)
         seen.append(name)
     return tuple(names)
 

@@ -13,11 +13,13 @@ from typing import Any
 
 import pytest
 
+from phones.i18n import page_text, setup_problem
 from rules.core import SetupError
 from rules.wolf_village.balance import rating
 from rules.wolf_village.options import Options
 from rules.wolf_village.presets import PRESETS
 from rules.wolf_village.setup import validate_deck
+from speech import LANGUAGES
 from tests.test_phones_api import Server, Table
 
 NAMES = ["Ana", "Ben", "Cal", "Dan", "Eve", "Fay", "Gil", "Hal"]
@@ -31,8 +33,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
     srv.stop()
 
 
-def lobby(server: Server, count: int = 8) -> Table:
-    table = Table(server)
+def lobby(server: Server, count: int = 8, lang: str | None = None) -> Table:
+    table = Table(server, lang=lang)
     for name in NAMES[:count] if count <= len(NAMES) else [f"P{i}" for i in range(count)]:
         table.join(name)
     return table
@@ -226,6 +228,35 @@ def test_a_custom_deck_is_checked_with_the_rules_own_reasons(server):
     post_setup(table, {"preset": "custom", "deck": good})
     assert setup_of(table)["problem"] is None
     assert setup_of(table)["rating"] == rating(good)
+
+
+def test_why_a_deck_cannot_start_is_said_in_the_hosts_language(server):
+    """The rules' reasons reach the page as codes and values (SetupError.code/params), so a
+    Spanish (or Polish...) host reads why in their own language, the role by its name in
+    that language, never the rules' English sentence."""
+    table = lobby(server, lang="es")
+    cases = [
+        ({"werewolf": 2, "seer": 1, "villager": 6}, "deck_size",
+         "la baraja tiene 9 cartas para 8 jugadores: necesita 8"),
+        ({"seer": 1, "villager": 7}, "need_werewolf",
+         "la baraja necesita al menos un hombre lobo"),
+        ({"werewolf": 2, "mason": 1, "villager": 5}, "exact_copies", "Masón: 2 o ninguno, no 1"),
+        ({"werewolf": 2, "seer": 2, "villager": 4}, "max_copies",
+         "Vidente: como mucho 1 en la baraja, no 2"),
+        ({"werewolf": 4, "villager": 4}, "wolves_win_at_once", "4 hombres lobo contra 4 más"),
+    ]
+    for deck, code, spanish in cases:
+        post_setup(table, {"preset": "custom", "deck": deck})
+        setup = setup_of(table)
+        assert setup["problem_code"] == code, setup
+        page = table.host.get(f"/h/{table.host_token}").text
+        assert spanish in page
+        assert setup["problem"] not in page  # not the rules' English sentence
+        for lang in LANGUAGES:
+            text = page_text(lang)
+            said = setup_problem(text, code, setup["problem_params"], setup["problem"])
+            assert said != setup["problem"] or lang == "en", (lang, code)
+            assert "{" not in said, (lang, said)
 
 
 @pytest.mark.parametrize("body", [

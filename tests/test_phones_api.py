@@ -86,10 +86,12 @@ class Phone(requests.Session):
 class Table:
     """A room: the host's phone and token, and every player's phone and token."""
 
-    def __init__(self, server: Server, host_name: str | None = None):
+    def __init__(self, server: Server, host_name: str | None = None, lang: str | None = None):
         self.server = server
         self.host = server.phone()
-        body = {"host_name": host_name} if host_name else {}
+        body: dict[str, Any] = {"host_name": host_name} if host_name else {}
+        if lang:
+            body["lang"] = lang  # the host's own pages' language
         r = self.host.post("/api/rooms", json=body)
         assert r.status_code == 200, r.text
         self.code: str = r.json()["code"]

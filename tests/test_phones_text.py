@@ -34,3 +34,38 @@ def test_a_count_of_one_takes_the_singular_where_there_is_one():
     assert counted(text, "minutes", count=1) == "1 minute"
     assert counted(text, "minutes", count=3) == "3 minutes"
     assert counted(page_text("es"), "minutes", count=1) == "1 minuto"
+
+
+def setup_error_codes() -> dict[str, set[str]]:
+    """Every code the rules (and the narrator's set-up form) give a SetupError, with the
+    values it names, read from the source: SetupError(reason, "code", name=value, ...)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    codes: dict[str, set[str]] = {}
+    for path in [*(root / "rules").rglob("*.py"), root / "narrator" / "setup_form.py"]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "SetupError"
+                    and len(node.args) > 1):
+                code = node.args[1]
+                names = {k.arg for k in node.keywords if k.arg}
+                if isinstance(code, ast.Constant):
+                    codes.setdefault(code.value, set()).update(names)
+                elif isinstance(code, ast.IfExp):  # "a" if ... else "b"
+                    for branch in (code.body, code.orelse):
+                        codes.setdefault(branch.value, set()).update(names)
+    return codes
+
+
+def test_every_reason_the_rules_give_a_host_has_words_in_every_language():
+    """A set-up the host's page can reach fails with a code (rules.core.SetupError); each
+    code has its sentence in the pages' words, naming only values the rules give."""
+    codes = setup_error_codes()
+    assert {"deck_size", "need_werewolf", "max_copies", "too_few"} <= set(codes)
+    for lang in LANGUAGES:
+        text = own(lang)
+        for code, given in codes.items():
+            words = text.get(f"problem_{code}")
+            assert words, (lang, code)
+            assert placeholders(words) <= given, (lang, code, placeholders(words) - given)

@@ -54,7 +54,8 @@ def suggested_deck(players: int) -> list[str]:
         MIN_PLAYERS <= players <= MAX_PLAYERS
     ):
         raise SetupError(
-            f"One Night is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}"
+            f"One Night is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}",
+            "player_count", min=MIN_PLAYERS, max=MAX_PLAYERS, count=players,
         )
     deck = list(_BASE)
     for n in range(MIN_PLAYERS + 1, players + 1):

@@ -59,23 +59,29 @@ def validate_deck(deck: Any, players: int) -> list[str]:
     if len(deck) != players + CENTER_CARDS:
         raise SetupError(
             f"the deck has {len(deck)} cards for {players} players: it needs "
-            f"{players + CENTER_CARDS}, one for each player and three for the centre"
+            f"{players + CENTER_CARDS}, one for each player and three for the centre",
+            "deck_size_centre", cards=len(deck), players=players,
+            needed=players + CENTER_CARDS,
         )
     counts = Counter(deck)
     for card, count in counts.items():
         most = ROLES[card].max_copies
         if most is not None and count > most:
             if most == 1:
-                raise SetupError(f"a deck holds one {card} at most, not {count}")
-            raise SetupError(f"a deck holds {most} {card} cards at most, not {count}")
+                raise SetupError(f"a deck holds one {card} at most, not {count}",
+                                 "max_copies", role=card, most=most, count=count)
+            raise SetupError(f"a deck holds {most} {card} cards at most, not {count}",
+                             "max_copies", role=card, most=most, count=count)
     wolves = sum(count for card, count in counts.items() if ROLES[card].werewolf)
     if wolves < 1:
-        raise SetupError("the deck needs at least one werewolf («al menos un lobo»)")
+        raise SetupError("the deck needs at least one werewolf («al menos un lobo»)",
+                         "need_werewolf")
     most_wolves = min(MAX_WEREWOLVES, len(deck) // MAX_WEREWOLF_SHARE)
     if wolves > most_wolves:
         raise SetupError(
             f"{wolves} werewolf cards in a deck of {len(deck)} is too many: at most "
-            f"{most_wolves} (one card in three, and never more than {MAX_WEREWOLVES})"
+            f"{most_wolves} (one card in three, and never more than {MAX_WEREWOLVES})",
+            "too_many_wolf_cards", wolves=wolves, cards=len(deck), most=most_wolves,
         )
     return sort_cards(list(deck))
 

@@ -79,17 +79,19 @@ def validate_deck(deck: dict[str, Any], players: int) -> None:
     if size != players + 1:
         raise SetupError(
             f"the deck has {size} cards for {players} players; it needs one more than players "
-            f"({players + 1}), the Mayor card included"
+            f"({players + 1}), the Mayor card included",
+            "deck_size_mayor", cards=size, players=players, needed=players + 1,
         )
     if deck.get(MAYOR_CARD, 0) != 1:
-        raise SetupError("the deck needs exactly one Mayor card")
+        raise SetupError("the deck needs exactly one Mayor card", "need_mayor")
     if deck.get("seer", 0) != 1:
-        raise SetupError("the deck needs exactly one seer")
+        raise SetupError("the deck needs exactly one seer", "need_one", role="seer")
     if not 1 <= deck.get("werewolf", 0) <= 2:
-        raise SetupError("the deck needs one werewolf, or two")
+        raise SetupError("the deck needs one werewolf, or two", "one_or_two_werewolves")
     for role in OPTIONAL_ROLES:
         if deck.get(role, 0) > 1:
-            raise SetupError(f"a deck holds at most one {role}")
+            raise SetupError(f"a deck holds at most one {role}", "max_copies", role=role,
+                             most=1, count=deck.get(role, 0))
 
 
 def _cards(deck: dict[str, int]) -> list[str]:

@@ -99,7 +99,10 @@ class Preset:
                 else f"{self.min_players} to {self.max_players}"
             )
             raise SetupError(
-                f"the {self.name} set-up is for {span} players, not {players}"
+                f"the {self.name} set-up is for {span} players, not {players}",
+                "preset_count" if self.min_players < self.max_players else "preset_count_exact",
+                preset=self.name, min=self.min_players,
+                max=self.max_players, count=players,
             )
         deck = dict(self.specials(players))
         villagers = players - sum(deck.values())

@@ -36,24 +36,28 @@ def validate_deck(deck: dict[str, int], players: int) -> None:
             raise SetupError(f"the count of {role} must be a whole number, not {count!r}")
     size = sum(deck.values())
     if size != players:
-        raise SetupError(f"the deck has {size} cards for {players} players")
+        raise SetupError(f"the deck has {size} cards for {players} players",
+                         "deck_size", cards=size, players=players, needed=players)
     wolves = deck.get("werewolf", 0)
     if wolves < 1:
-        raise SetupError("every game needs at least one werewolf")
+        raise SetupError("every game needs at least one werewolf", "need_werewolf")
     for role, count in deck.items():
         spec = ROLES[role]
         if spec.exact_copies and count not in (0, spec.exact_copies):
-            raise SetupError(f"{role}s come as a pair: {spec.exact_copies} or none, not {count}")
+            raise SetupError(f"{role}s come as a pair: {spec.exact_copies} or none, not {count}",
+                             "exact_copies", role=role, copies=spec.exact_copies, count=count)
         if spec.max_copies is not None and count > spec.max_copies:
-            raise SetupError(f"a deck holds at most {spec.max_copies} {role}, not {count}")
+            raise SetupError(f"a deck holds at most {spec.max_copies} {role}, not {count}",
+                             "max_copies", role=role, most=spec.max_copies, count=count)
     if wolves >= players - wolves:
         raise SetupError(
             f"{wolves} werewolves against {players - wolves} others would win before the "
-            "first night; use fewer werewolves"
+            "first night; use fewer werewolves",
+            "wolves_win_at_once", wolves=wolves, others=players - wolves,
         )
     pack_side = sum(c for r, c in deck.items() if ROLES[r].side == WOLVES)
     if pack_side >= players:
-        raise SetupError("the deck has nobody for the village")
+        raise SetupError("the deck has nobody for the village", "no_village")
 
 
 def deal(deck: dict[str, int], rng: random.Random) -> list[str]:
