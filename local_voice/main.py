@@ -129,7 +129,10 @@ def serve_box(config: BoxConfig, new_room: bool = False) -> int:
     from store import open_store
 
     store = open_store(config.store or None)
-    app = create_app(store, CALL_PAUSE=config.call_pause)
+    from local_voice.voices import line_voice
+
+    app = create_app(store, CALL_PAUSE=config.call_pause, VOICE_MODELS=dict(config.piper),
+                     VOICE_FACTORY=line_voice)
     relay = app.extensions["wolfvillage_relay"]
     server = create_server(app, host="0.0.0.0", port=config.port, threads=8)
     threading.Thread(target=server.run, daemon=True).start()

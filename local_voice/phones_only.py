@@ -32,7 +32,10 @@ def run(config: BoxConfig, reason: str = "", new_room: bool = False,
     from store import open_store
 
     store = open_store(config.store or None)
-    app = create_app(store, CALL_PAUSE=config.call_pause, VOICE_MODELS=dict(config.piper))
+    from local_voice.voices import line_voice
+
+    app = create_app(store, CALL_PAUSE=config.call_pause, VOICE_MODELS=dict(config.piper),
+                     VOICE_FACTORY=line_voice)
     relay = app.extensions["wolfvillage_relay"]
     try:
         server = create_server(app, host="0.0.0.0", port=config.port, threads=8)

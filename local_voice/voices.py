@@ -157,6 +157,12 @@ class CachedVoice:
         return audio
 
 
+def line_voice(lang: str, piper_models: dict[str, str], folder: Path) -> CachedVoice:
+    """The voice the relay's host page speaks with (phones.audio.LineVoices takes this
+    factory from whoever builds the app: phones knows no voices of its own, DESIGN.md)."""
+    return CachedVoice(voice_for(lang, piper_models), folder)
+
+
 @cache
 def default_piper() -> PiperVoiceEngine:
     return PiperVoiceEngine()

@@ -897,9 +897,12 @@ def init_app(app: Flask, relay_obj: Relay) -> None:
     app.extensions["wolfvillage_relay"] = relay_obj
     from phones.audio import LineVoices
 
+    # the host page's voice comes from whoever builds the app (VOICE_FACTORY: `wolfvillage
+    # serve` and the box give local_voice's); without one the page speaks with the browser's
     cache = app.config.get("VOICE_CACHE")
     app.extensions["wolfvillage_voices"] = LineVoices(
-        Path(cache) if cache else None, app.config.get("VOICE_MODELS"))
+        Path(cache) if cache else None, app.config.get("VOICE_MODELS"),
+        app.config.get("VOICE_FACTORY"))
     # one limit on every body, and strict JSON for every read of one (phones.limits)
     # (Flask's config holds both already, None and 500 kB: setdefault would never set them)
     for key in ("MAX_CONTENT_LENGTH", "MAX_FORM_MEMORY_SIZE"):

@@ -12,6 +12,7 @@ import pytest
 import requests
 from playwright.sync_api import Browser, Page, expect
 
+from local_voice.voices import line_voice
 from rules.wolf_village.balance import rating
 from rules.wolf_village.presets import PRESETS
 from store import open_store
@@ -40,7 +41,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
     folder = tmp_path_factory.mktemp("host-browser")
     app = create_app(open_store(f"sqlite:///{folder}/games.db"), SECRET_KEY="test",
-                     ROOM_GUESS_LIMIT="1000 per minute")
+                     ROOM_GUESS_LIMIT="1000 per minute", VOICE_FACTORY=line_voice)
     with serve(app, threads=8) as running:
         yield running
 

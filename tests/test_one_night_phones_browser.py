@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from local_voice.voices import line_voice
 from phones.i18n import TEXT_DIR
 from phones.web import create_app
 from store import open_store
@@ -44,7 +45,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("one-night-browser")
     # a call stays open two seconds of ticks after its choice (what was seen shows at once)
     app = create_app(open_store(f"sqlite:///{folder}/games.db"), SECRET_KEY="test",
-                     CALL_PAUSE=2)
+                     CALL_PAUSE=2, VOICE_FACTORY=line_voice)
     with serve(app, threads=16) as running:
         yield running
 

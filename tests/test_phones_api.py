@@ -19,6 +19,7 @@ import requests
 from waitress import create_server
 from werkzeug.serving import make_server
 
+from local_voice.voices import line_voice
 from narrator.cues import input_from_json
 from narrator.narrator import Narrator
 from phones.codes import ALPHABET, LENGTH
@@ -40,6 +41,8 @@ class Server:
         self.url = f"sqlite:///{db}"
         config.setdefault("ROOM_GUESS_LIMIT", "1000 per minute")
         config.setdefault("ROOM_CREATE_LIMIT", "1000 per minute")
+        # the voice `wolfvillage serve` gives the host page (phones has none of its own)
+        config.setdefault("VOICE_FACTORY", line_voice)
         self.app = create_app(open_store(self.url), SECRET_KEY="test", **config)
         self.kind = kind
         if kind == "waitress":

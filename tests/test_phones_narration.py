@@ -138,3 +138,20 @@ def test_the_host_page_carries_the_narrator(server: Server):
     # the page may play audio from its own server, and from nowhere else
     csp = table.host.get(f"/h/{table.host_token}").headers["Content-Security-Policy"]
     assert "media-src 'self'" in csp
+
+
+def test_a_server_built_without_a_voice_leaves_every_line_to_the_browser(tmp_path):
+    """phones has no voice of its own (DESIGN.md): whoever builds the app gives it one
+    (`wolfvillage serve` and the box give local_voice's); an app built without one (AWS
+    Lambda) says so for every line, and the captions still come."""
+    bare = Server(tmp_path / "games.db", CALL_PAUSE=1, VOICE_CACHE=str(tmp_path / "voice"),
+                  VOICE_FACTORY=None)
+    try:
+        table = seated(bare)
+        listed = told(table)
+        said = next(i for i in listed["items"] if i["text"])
+        r = audio(table, listed["game"], said["i"])
+        assert r.status_code == 503 and r.json()["error"] == "no_voice"
+        assert not list((tmp_path / "voice").glob("*.wav"))
+    finally:
+        bare.stop()

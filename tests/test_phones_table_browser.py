@@ -33,6 +33,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Response, expect
 
+from local_voice.voices import line_voice
 from rules.wolf_village.roles import NIGHT_ORDER
 from speech import line
 from store import open_store
@@ -71,7 +72,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     # a night call is held open for one second of the host page's ticks (12 s by default)
     app = create_app(open_store(f"sqlite:///{folder}/games.db"), SECRET_KEY="test",
                      CALL_PAUSE=1, VOICE_CACHE=str(folder / "voice"),
-                     ROOM_GUESS_LIMIT="1000 per minute")
+                     ROOM_GUESS_LIMIT="1000 per minute", VOICE_FACTORY=line_voice)
     with serve(app, threads=16) as running:
         yield running
 

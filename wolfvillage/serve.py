@@ -69,8 +69,11 @@ def build_app(store_url: str | None, alexa: bool = True, verify_alexa: bool = Tr
 
     The skill is imported lazily, so that serving the relay alone never needs it.
     """
+    from local_voice.voices import line_voice
     from phones.serve import build_relay_app
 
+    # the host page speaks with the box's voices (phones has none of its own)
+    config.setdefault("VOICE_FACTORY", line_voice)
     app = build_relay_app(store_url, **config)
     if alexa and skill_id:
         from skill.builder import build_skill_builder
