@@ -33,6 +33,16 @@ STABLE_REASONS = re.compile(r"^[a-z][a-z_]*$")
 # ---------------------------------------------------------------------- the harness
 
 
+def stop_waitress(httpd: Any, thread: threading.Thread) -> None:
+    """Stop a waitress server at once: its loop runs while any channel is open, and the
+    phones' kept-alive connections would hold it until the join's timeout (5 s a server:
+    about a minute of the suite). Close every channel, the listener among them."""
+    httpd.task_dispatcher.shutdown()
+    for channel in list(httpd._map.values()):
+        channel.close()
+    thread.join(timeout=5)
+
+
 class Server:
     """The relay app on a loopback port: waitress (default) or werkzeug's server."""
 
@@ -61,7 +71,7 @@ class Server:
 
     def stop(self) -> None:
         if self.kind == "waitress":
-            self.server.close()
+            stop_waitress(self.server, self.thread)
         else:
             self.server.shutdown()
             self.server.server_close()

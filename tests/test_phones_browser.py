@@ -32,6 +32,7 @@ from phones.relay import RelayError
 from phones.web import create_app
 from rules.wolf_village.presets import PRESETS
 from store import open_store
+from tests.test_phones_api import stop_waitress
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -80,9 +81,7 @@ def serve(app: object, threads: int = 8) -> contextlib.AbstractContextManager[Se
         try:
             yield Server(f"http://127.0.0.1:{port}", port, app)
         finally:
-            httpd.task_dispatcher.shutdown()
-            httpd.close()
-            thread.join(timeout=5)
+            stop_waitress(httpd, thread)
 
     return running()
 

@@ -29,6 +29,7 @@ from narrator.cues import input_from_json
 from narrator.narrator import Narrator
 from phones.web import create_app
 from store import open_store
+from tests.test_phones_api import stop_waitress
 
 ROLES = {"villager", "werewolf", "seer", "doctor", "witch", "hunter", "cupid", "mason",
          "idiot", "cursed", "minion", "jester", "fox"}
@@ -53,8 +54,7 @@ class Server:
         self.thread.start()
 
     def stop(self) -> None:
-        self.server.close()
-        self.thread.join(timeout=5)
+        stop_waitress(self.server, self.thread)
 
 
 class Phone(requests.Session):
