@@ -152,6 +152,25 @@ def test_a_french_carrier_whisper_cannot_write_is_found_by_its_own_words(base, t
     assert reading.best.text == " ".join(text.lower().split())
 
 
+def test_whisper_alone_keeps_a_name_it_writes_badly_and_drops_table_talk(base):
+    """Another language (no first pass): a bare name whose transcript beats it by 2.7 log
+    units a token is still a vote (OUTSIDE_ALONE 3.5; at English's 2.5 it was thrown out
+    as talk), and table talk in that language is still no vote."""
+    from local_voice.fusion import TwoPass
+
+    ears = TwoPass(None, base)
+    names = ["Daan", "Sanne", "Bram", "Lotte", "Sem", "Fleur", "Thijs", "Noor"]
+    audio = padded(EspeakVoice("nl", variant="f4").synthesize("Fleur").resampled(16000),
+                   0.4, 0.4)
+    hearing = understand_audio(audio, ears, "nl", names, EXPECT["vote"])
+    assert hearing.intent == "VoteIntent" and hearing.player == "Fleur", hearing
+    assert TwoPass.OUTSIDE < ears.last_features["w_outside"] <= TwoPass.OUTSIDE_ALONE
+    names = ["Louis", "Camille", "Hugo", "Léa", "Jules", "Chloé", "Arthur", "Manon"]
+    talk = padded(EspeakVoice("fr").synthesize("qui veut encore une tasse de thé")
+                  .resampled(16000), 0.4, 0.4)
+    assert understand_audio(talk, ears, "fr", names, EXPECT["vote"]).confidence < 0.5
+
+
 def test_a_looping_free_transcript_is_cut_where_it_starts_over():
     """Whisper's greedy transcript of a short clip padded with silence loops; the loop
     would make every seat it repeats ("8 8 8 8") or a wrong carrier look heard."""
