@@ -92,6 +92,8 @@ def main() -> int:
                         help="over this, Whisper only checks the first pass's answer")
     parser.add_argument("--wrong-alone", type=float, default=None,
                         help="--wrong for Whisper alone (other languages); default --wrong")
+    parser.add_argument("--l2-alone", type=float, default=None,
+                        help="--l2 for Whisper alone; default --l2")
     args = parser.parse_args()
     import voice_features
 
@@ -102,7 +104,7 @@ def main() -> int:
             rows += [json.loads(line) for line in handle]
     if args.fusion:
         return fit_fusion(rows, args.wrong, args.l2, args.run_below, args.check_above,
-                          args.wrong_alone)
+                          args.wrong_alone, args.l2_alone)
     if args.noisy is not None:
         rows = [r for r in rows if (r.get("snr", 60) < Utterance.TRIM_SNR) == args.noisy]
     # the guards (UNSAID0, FIT0) are not fitted: what they refuse is asked again anyway
@@ -176,7 +178,7 @@ def _bare_number(row: dict) -> bool:
 
 def fit_fusion(rows: list[dict], wrong: float, l2: float,
                run_below: float = TwoPass.RUN_BELOW, check_above: float = TwoPass.CHECK_ABOVE,
-               wrong_alone: float | None = None) -> int:
+               wrong_alone: float | None = None, l2_alone: float | None = None) -> int:
     """TwoPass.WEIGHTS (utterances with a first pass) and TwoPass.ALONE_WEIGHTS (Whisper
     alone: another language), each fitted and thresholded on its own group's rows where
     the fused confidence decides, held out by voice; then the whole box simulated per
@@ -184,6 +186,7 @@ def fit_fusion(rows: list[dict], wrong: float, l2: float,
     Whisper heard a bare number (or talk outside the grammar), the fused confidence
     otherwise."""
     wrong_alone = wrong if wrong_alone is None else wrong_alone
+    penalty = {False: l2, True: l2 if l2_alone is None else l2_alone}
     rows = [_reread(r) for r in rows]
 
     def path(r: dict) -> str:
@@ -213,7 +216,7 @@ def fit_fusion(rows: list[dict], wrong: float, l2: float,
             mine = train & (alone == group)
             if not mine.any():
                 continue
-            w = fit(x[mine], y[mine].astype(float), l2)
+            w = fit(x[mine], y[mine].astype(float), penalty[group])
             score = x @ w[:-1] + w[-1]
             w[-1] -= threshold(score[mine], bad[mine], int(budget[group] * mine.sum()))
             weights[group] = w
