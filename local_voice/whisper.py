@@ -446,6 +446,10 @@ class WhisperRecognizer:
         texts = [(t[0].replace("{}", f[0], 1) if t[0] != "{}" else _written(f[0]))
                  for t in likely for f in names] + [c.said for c in plain]
         self.scorer.silence_log_probs(grammar.lang, texts)
+        if self._probing(grammar.lang):  # the carriers' own words (PROBE), on silence too
+            prefixes = _prefixes(templates)
+            self.scorer.silence_log_probs(grammar.lang, [p for _, p in prefixes], end=False)
+            return len(texts) + len(prefixes)
         return len(texts)
 
     # reading
@@ -523,7 +527,8 @@ class WhisperRecognizer:
             return Candidate(said.replace("{}", form[0], 1) if said != "{}" else
                              _written(form[0]), text.replace("{}", form[1], 1), form[2])
 
-        # stage 1: carriers by the transcript with the player's place left out
+        # stage 1: carriers by the transcript with the player's place left out (probing:
+        # by their own words first)
         by_text = sorted(templates, key=lambda t: -close(t[1].replace("{}", "").strip()))
         ranked = sorted(probe, key=lambda t: -probe[t]) + [t for t in by_text
                                                            if t not in probe]
@@ -587,11 +592,12 @@ class WhisperRecognizer:
         """Each carrier that starts with words of its own, scored by those words alone
         as the beginning of what was said (heard minus PRIOR x silence, as candidates
         are): the decoder reads a carrier's words the same whatever name follows."""
-        prefixed = [t for t in templates if not t[0].startswith("{}")]
-        texts = [t[0].split("{}")[0].strip() for t in prefixed]
+        prefixed = _prefixes(templates)
+        texts = [p for _, p in prefixed]
         heard = self.scorer.log_probs(encoded, frames, lang, texts, end=False)
         quiet = self.scorer.silence_log_probs(lang, texts, end=False)
-        return {t: h - self.PRIOR * q for t, h, q in zip(prefixed, heard, quiet, strict=True)}
+        return {t: h - self.PRIOR * q for (t, _), h, q in zip(prefixed, heard, quiet,
+                                                            strict=True)}
 
     def _scores(self, encoded: object, frames: int, lang: str,
                 cands: list[Candidate]) -> list[float]:
@@ -644,6 +650,13 @@ class WhisperRecognizer:
 # seat words as Whisper writes them (speech.understanding's are without accents)
 SAID_SEAT = {"es": {"numero": "número"}, "fr": {"numero": "numéro"},
              "de": {"platz": "Platz", "nummer": "Nummer"}}
+
+
+def _prefixes(templates: list[tuple[str, str]]) -> list[tuple[tuple[str, str], str]]:
+    """(template, its words before the player) for the templates that start with words
+    of their own ("Je vote pour {}" -> "Je vote pour"; not "{} est le loup")."""
+    return [(t, t[0].split("{}")[0].strip()) for t in templates
+            if not t[0].startswith("{}")]
 
 
 def _carrier_of(text: str, forms: list[tuple[str, str, str]]) -> str:
