@@ -10,7 +10,8 @@ sox. "babble" mixes three other talkers (other voices, other sentences) 10 dB be
 speech (SNR +10 dB: the speech's level over its loud frames against the babble's over the
 whole clip, babble also in the 0.4 s before and after the vote). "talk" is what is said at
 the table that is not a vote at all ("who wants another cup of tea"), by the same voices:
-it must not be counted as a vote. Everything goes through
+it must not be counted as a vote; "talk-langs" is the same in the six other languages
+(four lines each, by their espeak-ng voices). Everything goes through
 `local_voice.hearing.understand_audio`, the same path as `wolfvillage hear --expect vote`;
 with --stream, through the box's live path instead (`understand_frames`).
 
@@ -324,7 +325,37 @@ def lang_cases(lang: str, quick: bool) -> list[tuple[str, str, str, str | None]]
     return out
 
 
-CONDITIONS = ("clean", "babble", "talk", "respelled", "enrolled", *LANGS)
+# table talk in the other languages (the "talk-langs" condition): Whisper decides there
+# alone, and it must not count these as votes either
+LANG_TALK = {
+    "es": ["hace muy buen tiempo hoy", "quién quiere otra taza de té",
+           "creo que me toca barajar", "ayer estaba muy callado"],
+    "de": ["das Wetter ist heute herrlich", "wer möchte noch eine Tasse Tee",
+           "ich glaube, ich bin mit Mischen dran", "er war gestern sehr still"],
+    "fr": ["il fait très beau aujourd'hui", "qui veut encore une tasse de thé",
+           "je crois que c'est à moi de mélanger", "il était très calme hier"],
+    "nl": ["het weer is heerlijk vandaag", "wie wil er nog een kopje thee",
+           "ik denk dat ik moet schudden", "hij was gisteren erg stil"],
+    "fi": ["sää on tänään ihana", "kuka haluaa vielä kupin teetä",
+           "luulen että on minun vuoroni sekoittaa", "hän oli eilen hyvin hiljaa"],
+    "pl": ["pogoda jest dziś piękna", "kto chce jeszcze filiżankę herbaty",
+           "chyba moja kolej tasować", "wczoraj był bardzo cichy"],
+}
+
+
+def lang_talk_cases(quick: bool) -> list[tuple[str, str, str, str, str | None]]:
+    """(lang, kind, voice, text, TALK): every language's table talk by its voices."""
+    from local_voice.voices import ESPEAK_VOICES
+
+    out = []
+    for lang, lines in LANG_TALK.items():
+        for variant in LANG_VARIANTS[: 2 if quick else len(LANG_VARIANTS)]:
+            out += [(lang, "espeak", ESPEAK_VOICES[lang] + variant, line, TALK)
+                    for line in lines]
+    return out
+
+
+CONDITIONS = ("clean", "babble", "talk", "respelled", "enrolled", *LANGS, "talk-langs")
 
 
 def condition_audio(condition: str, quick: bool, step: int = 1):  # type: ignore[no-untyped-def]
@@ -347,6 +378,11 @@ def condition_audio(condition: str, quick: bool, step: int = 1):  # type: ignore
             if not i % step:
                 yield ("en", RESPELLED_TABLE, padded(speech(kind, voice, text)), voice,
                        text, player)
+    elif condition == "talk-langs":
+        for i, (lang, kind, voice, text, player) in enumerate(lang_talk_cases(quick)):
+            if not i % step:
+                yield lang, LANGS[lang], padded(speech(kind, voice, text)), voice, text, \
+                    player
     elif condition in LANGS:
         for i, (kind, voice, text, player) in enumerate(lang_cases(condition, quick)):
             if not i % step:
@@ -481,9 +517,9 @@ def _pct(k: int, n: int) -> str:
 def _report(condition: str, count: dict[str, int], alone: dict[str, int],
             paths: dict[str, int], by_voice: dict[str, list[int]], n: int) -> bool:
     right, asked, other, wrong = (count[k] for k in ("right", "asked", "other", "wrong"))
-    if condition == "talk":
+    if condition.startswith("talk"):
         met = wrong / n <= 1 / 50
-        print(f"talk      not counted {_pct(n - wrong, n)} of {n} (asked again {asked}, "
+        print(f"{condition:9} not counted {_pct(n - wrong, n)} of {n} (asked again {asked}, "
               f"other command {other}); counted as a vote {_pct(wrong, n)}; first pass "
               f"alone counted {alone['wrong']}  target <= 2 %: {'met' if met else 'NOT met'}")
         return met

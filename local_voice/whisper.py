@@ -276,8 +276,9 @@ class WhisperScorer:
                 for ids in result.sequences_ids]
 
     def log_probs(self, encoded: object, frames: int, lang: str,
-                  texts: list[str]) -> list[float]:
-        """Each text's log probability under the audio (its tokens and the end of text)."""
+                  texts: list[str], end: bool = True) -> list[float]:
+        """Each text's log probability under the audio (its tokens and, with `end`, the
+        end of text; without it, the text as the beginning of a longer sentence)."""
         import ctranslate2
 
         if not texts:
@@ -286,9 +287,10 @@ class WhisperScorer:
             # in batches: the box's warm-up scores some 270 sentences at once, and one
             # batch of them took the box's peak from about 580 MB to 780 (box_memory.py)
             return [v for k in range(0, len(texts), self.BATCH)
-                    for v in self.log_probs(encoded, frames, lang, texts[k : k + self.BATCH])]
+                    for v in self.log_probs(encoded, frames, lang, texts[k : k + self.BATCH],
+                                            end)]
         start = self.start(lang)
-        tokens = [[*self.tokens(t), self.eot] for t in texts]
+        tokens = [[*self.tokens(t), *([self.eot] if end else [])] for t in texts]
         array = np.asarray(encoded)
         batch = ctranslate2.StorageView.from_array(
             np.ascontiguousarray(np.repeat(array[:1], len(texts), axis=0)))
@@ -297,20 +299,24 @@ class WhisperScorer:
         return [float(np.sum(np.log(np.maximum(r.text_token_probs, 1e-12))))
                 for r in results]
 
-    def silence_log_probs(self, lang: str, texts: list[str]) -> list[float]:
+    def silence_log_probs(self, lang: str, texts: list[str], end: bool = True
+                          ) -> list[float]:
         """Each text's log probability on a second of silence: the decoder's own liking
         for that sentence, which the audio's evidence is measured against. Cached."""
-        todo = [t for t in dict.fromkeys(texts) if (lang, t) not in self._silence]
+        # a beginning (end=False) is cached apart from the whole sentence
+        keys = texts if end else [f"{t}\x00" for t in texts]
+        todo = [(k, t) for k, t in dict.fromkeys(zip(keys, texts, strict=True))
+                if (lang, k) not in self._silence]
         if todo:
             if self._quiet is None:  # the second of silence, encoded once
                 quiet = np.random.default_rng(7).normal(0.0, 40.0, SAMPLE_RATE).astype(
                     np.int16)
                 self._quiet = (self.encode(quiet), log_mel(quiet, self.n_mels).shape[1])
             encoded, frames = self._quiet
-            for text, value in zip(todo, self.log_probs(encoded, frames, lang, todo),
-                                   strict=True):
-                self._silence[(lang, text)] = value
-        return [self._silence[(lang, t)] for t in texts]
+            values = self.log_probs(encoded, frames, lang, [t for _, t in todo], end)
+            for (key, _), value in zip(todo, values, strict=True):
+                self._silence[(lang, key)] = value
+        return [self._silence[(lang, k)] for k in keys]
 
     def score(self, samples: np.ndarray, lang: str, texts: list[str],
               encoded: object | None = None) -> list[float]:
@@ -372,6 +378,17 @@ class WhisperRecognizer:
     PHRASES = 4  # phrases without a player kept, by the transcript
     PRIOR = 0.75  # how much of the silence score is taken off (bench: 0.75 best)
     BARE_NUMBER = 2.5  # log units off a player named by a lone number (see _bare_number)
+    # Which carriers are scored with every player: by default the ones closest to the
+    # free transcript. Whisper base writes the other languages' espeak-ng voices badly
+    # ("je vote pour Léa" as "mots budéis"), so there the carriers that start with words
+    # of their own are also scored by those words alone (`_probe`, one short alignment
+    # each) and the best of them leads. Round 7, the six languages' 288 votes: the best
+    # sentence names the intended player in 255 instead of 228 (fr 27 -> 33, de 35 ->
+    # 41, pl 38 -> 45). "all" probes English too; "none" never.
+    PROBE = "other"
+    # the padding's silence makes the greedy transcript loop ("8 8 8 8", "je m'en cam
+    # je m'en cam"); the transcript is cut where it starts over (`_unlooped`)
+    CUT_LOOPS = True
 
     def __init__(self, model: str | Path = TINY_EN, threads: int = 2,
                  compute_type: str = "int8", data_dir: Path | None = None):
@@ -429,6 +446,10 @@ class WhisperRecognizer:
         texts = [(t[0].replace("{}", f[0], 1) if t[0] != "{}" else _written(f[0]))
                  for t in likely for f in names] + [c.said for c in plain]
         self.scorer.silence_log_probs(grammar.lang, texts)
+        if self._probing(grammar.lang):  # the carriers' own words (PROBE), on silence too
+            prefixes = _prefixes(templates)
+            self.scorer.silence_log_probs(grammar.lang, [p for _, p in prefixes], end=False)
+            return len(texts) + len(prefixes)
         return len(texts)
 
     # reading
@@ -487,8 +508,10 @@ class WhisperRecognizer:
         frames = log_mel(audio, scorer.n_mels).shape[1]
         # the padding's silence makes the greedy transcript loop ("ted ted ted ted"); a
         # repetition penalty (2.0, and no repeated 3-grams) stopped that but held out
-        # worse (clean 81.4 -> 74.7 % right, babble 1.0 -> 2.1 % wrong: round 6)
-        heard = _plain(scorer.transcribe(encoded, lang, max_length=24))
+        # worse (clean 81.4 -> 74.7 % right, babble 1.0 -> 2.1 % wrong: round 6), so the
+        # loop is cut from the text instead (CUT_LOOPS)
+        free = scorer.transcribe(encoded, lang, max_length=24)
+        heard = _plain(_unlooped(free) if self.CUT_LOOPS else free)
         templates, plain, forms = self.candidates(grammar)
         hinted = {_plain(h) for h in hints}
         hinted_carriers = {_carrier_of(h, forms) for h in hinted}
@@ -497,13 +520,18 @@ class WhisperRecognizer:
             best = difflib.SequenceMatcher(None, heard, text).ratio()
             return best + (1.0 if text in hinted else 0.0)
 
+        probe = self._probe(encoded, frames, lang, templates) if self._probing(lang) else {}
+
         def sentence(template: tuple[str, str], form: tuple[str, str, str]) -> Candidate:
             said, text = template
             return Candidate(said.replace("{}", form[0], 1) if said != "{}" else
                              _written(form[0]), text.replace("{}", form[1], 1), form[2])
 
-        # stage 1: carriers by the transcript with the player's place left out
-        ranked = sorted(templates, key=lambda t: -close(t[1].replace("{}", "").strip()))
+        # stage 1: carriers by the transcript with the player's place left out (probing:
+        # by their own words first)
+        by_text = sorted(templates, key=lambda t: -close(t[1].replace("{}", "").strip()))
+        ranked = sorted(probe, key=lambda t: -probe[t]) + [t for t in by_text
+                                                           if t not in probe]
         bare = next((t for t in templates if t[1] == "{}"), None)
         carriers = [t for t in ranked if t != bare][: self.CARRIERS - (bare is not None)]
         # every player in: the closest carrier, the bare name, and the carrier the first
@@ -511,7 +539,8 @@ class WhisperRecognizer:
         # the wrong carrier: "je vote Arthur" heard as "il est mort tailleur")
         common = next((t for t in templates if t[1] in hinted_carriers), None) or next(
             (t for t in templates if t[1] != "{}"), None)
-        first = list(dict.fromkeys([*carriers[:1], *([bare] if bare else []),
+        closest = [t for t in by_text if t != bare][:1] if probe else []
+        first = list(dict.fromkeys([*carriers[:1], *closest, *([bare] if bare else []),
                                     *([common] if common else [])]))
         numbers = _numbers_in(lang, heard)
         for hint in hinted:
@@ -554,6 +583,21 @@ class WhisperRecognizer:
         else:
             reading.features["w_outside"] = 0.0
         return reading
+
+    def _probing(self, lang: str) -> bool:
+        return self.PROBE == "all" or (self.PROBE == "other" and lang != "en")
+
+    def _probe(self, encoded: object, frames: int, lang: str,
+               templates: list[tuple[str, str]]) -> dict[tuple[str, str], float]:
+        """Each carrier that starts with words of its own, scored by those words alone
+        as the beginning of what was said (heard minus PRIOR x silence, as candidates
+        are): the decoder reads a carrier's words the same whatever name follows."""
+        prefixed = _prefixes(templates)
+        texts = [p for _, p in prefixed]
+        heard = self.scorer.log_probs(encoded, frames, lang, texts, end=False)
+        quiet = self.scorer.silence_log_probs(lang, texts, end=False)
+        return {t: h - self.PRIOR * q for (t, _), h, q in zip(prefixed, heard, quiet,
+                                                            strict=True)}
 
     def _scores(self, encoded: object, frames: int, lang: str,
                 cands: list[Candidate]) -> list[float]:
@@ -606,6 +650,13 @@ class WhisperRecognizer:
 # seat words as Whisper writes them (speech.understanding's are without accents)
 SAID_SEAT = {"es": {"numero": "número"}, "fr": {"numero": "numéro"},
              "de": {"platz": "Platz", "nummer": "Nummer"}}
+
+
+def _prefixes(templates: list[tuple[str, str]]) -> list[tuple[tuple[str, str], str]]:
+    """(template, its words before the player) for the templates that start with words
+    of their own ("Je vote pour {}" -> "Je vote pour"; not "{} est le loup")."""
+    return [(t, t[0].split("{}")[0].strip()) for t in templates
+            if not t[0].startswith("{}")]
 
 
 def _carrier_of(text: str, forms: list[tuple[str, str, str]]) -> str:
@@ -663,3 +714,19 @@ def _numbers_in(lang: str, heard: str) -> set[int]:
         if number is not None:
             found.add(number)
     return found
+
+
+def _unlooped(text: str) -> str:
+    """A free transcript without the loop Whisper falls into on a short clip padded with
+    silence ("8 8 8 8", "ted ted ted ted", "Je m'en camie je m'en cam"): cut where a
+    word or a run of words starts over (the loop's last words may be cut short)."""
+    words = text.split()
+    low = [w.casefold().strip(".,!?;:") for w in words]
+    for k in range(1, len(words)):
+        for size in range(1, k + 1):
+            block, rest = low[k - size : k], low[k : k + size]
+            if rest == block or (k + len(rest) == len(words) and len(rest) >= 2
+                                 and rest[:-1] == block[: len(rest) - 1]
+                                 and block[len(rest) - 1].startswith(rest[-1])):
+                return " ".join(words[:k])
+    return text

@@ -135,6 +135,55 @@ def test_a_vote_in_spanish_and_german_through_whisper_base(base, lang, text, pla
     assert ears.last_path == "backup"
 
 
+@pytest.mark.parametrize(("text", "player"), [
+    ("vote pour Zoé", "Zoé"),
+    ("je vote Arthur", "Arthur"),
+])
+def test_a_french_carrier_whisper_cannot_write_is_found_by_its_own_words(base, text, player):
+    """Whisper base writes espeak-ng's French badly ("vote pour Léa" as "mots budéis"), so
+    the carrier closest to its transcript is the wrong one; the carriers' own words,
+    scored as the beginning of the utterance (PROBE), find the one that was said. Without
+    the probe the best sentences were "Manon" (0.51) and "je prends arthur"."""
+    names = ["Louis", "Camille", "Hugo", "Léa", "Jules", "Chloé", "Arthur", "Manon",
+             "Théo", "Zoé"]
+    audio = padded(EspeakVoice("fr").synthesize(text).resampled(16000), 0.4, 0.4)
+    reading = base.read(audio.samples, build_grammar("fr", EXPECT["vote"], names))
+    assert reading is not None and reading.best.player == player, reading.best
+    assert reading.best.text == " ".join(text.lower().split())
+
+
+def test_whisper_alone_keeps_a_name_it_writes_badly_and_drops_table_talk(base):
+    """Another language (no first pass): a bare name whose transcript beats it by 2.7 log
+    units a token is still a vote (OUTSIDE_ALONE 3.5; at English's 2.5 it was thrown out
+    as talk), and table talk in that language is still no vote."""
+    from local_voice.fusion import TwoPass
+
+    ears = TwoPass(None, base)
+    names = ["Daan", "Sanne", "Bram", "Lotte", "Sem", "Fleur", "Thijs", "Noor"]
+    audio = padded(EspeakVoice("nl", variant="f4").synthesize("Fleur").resampled(16000),
+                   0.4, 0.4)
+    hearing = understand_audio(audio, ears, "nl", names, EXPECT["vote"])
+    assert hearing.intent == "VoteIntent" and hearing.player == "Fleur", hearing
+    assert TwoPass.OUTSIDE < ears.last_features["w_outside"] <= TwoPass.OUTSIDE_ALONE
+    names = ["Louis", "Camille", "Hugo", "Léa", "Jules", "Chloé", "Arthur", "Manon"]
+    talk = padded(EspeakVoice("fr").synthesize("qui veut encore une tasse de thé")
+                  .resampled(16000), 0.4, 0.4)
+    assert understand_audio(talk, ears, "fr", names, EXPECT["vote"]).confidence < 0.5
+
+
+def test_a_looping_free_transcript_is_cut_where_it_starts_over():
+    """Whisper's greedy transcript of a short clip padded with silence loops; the loop
+    would make every seat it repeats ("8 8 8 8") or a wrong carrier look heard."""
+    from local_voice.whisper import _unlooped
+
+    assert _unlooped("8 8 8 8") == "8"
+    assert _unlooped("Benzons Benzons Benzons Ben") == "Benzons"
+    assert _unlooped("Je m'en camie je m'en cam") == "Je m'en camie"
+    assert _unlooped("Je m'envoie pour vous. Je m'envoie pour") == "Je m'envoie pour vous."
+    assert _unlooped("I vote for Anna") == "I vote for Anna"
+    assert _unlooped("number two, seat two") == "number two, seat two"
+
+
 def test_a_spanish_box_works_on_embedded_defaults():
     config = BoxConfig.from_dict({"language": "es"})
     assert config.whisper() == "base" and config.engine == "pocketsphinx"
