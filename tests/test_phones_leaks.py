@@ -304,7 +304,8 @@ class Game:
         for fact in json_facts(view, None, self.players) | json_facts(pass_view, None,
                                                                       self.players):
             assert fact in allowed, (where, "host", fact)
-        keys = keys_in(view) | (set() if self.shared else keys_in(pass_view))
+        narrated = self.night_mode == "narrated"
+        keys = keys_in(view) | (set() if narrated else keys_in(pass_view))
         for secret in ("private", "pack_choices", "victim", "inspections", "potions",
                        "lover", "turn"):
             assert secret not in keys, (where, "host", secret)
@@ -314,7 +315,7 @@ class Game:
             waiting = view.get("waiting", {})
             if "turns" in waiting:
                 assert waiting["turns_left"] <= waiting["turns"]
-        if self.shared:
+        if narrated:
             self.check_shared(game, pass_view, [], where + " (host's phone)")
         else:
             assert set(pass_view) <= {"next", "phase", "version"}, pass_view
@@ -386,7 +387,7 @@ class Game:
                       self.host.get(f"/h/{self.ht}/part").text]
         pass_page = self.host.get(f"/h/{self.ht}/pass").text
         pass_view = self.host.get(f"/api/h/{self.ht}/pass").json()
-        if self.shared:
+        if self.night_mode == "narrated":
             # the host's phone is a shared phone too at a narrated night: its pass page is
             # checked as one (it shows the call's choice, the witch's victim to the witch)
             self.check_shared(game, pass_view, [pass_page], where + " (host's pass page)")
