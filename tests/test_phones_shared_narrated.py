@@ -403,7 +403,7 @@ def test_the_set_up_form_offers_and_explains_a_narrated_night_on_shared_phones(s
     page = table.host.get(f"/h/{table.host_token}").text
     assert 'id="night-help"' in page and "taps the nearest shared phone" in page
     assert 'value="narrated" selected' in page
-    assert 'id="add-shared"' in page and "With a narrated night" in page
+    assert 'id="add-shared"' in page and "With the voice narrator" in page
     table.start()
     first_call(table, "werewolf")
     # the host's own phone is a shared phone too, from its page
