@@ -704,7 +704,11 @@ def api_told(token: str) -> Response:
 
 @api.get("/h/<token>/pass")
 def api_pass(token: str) -> Response:
-    return jsonify(relay().pass_view(token, device_id(), request.args.get("player")))
+    view = relay().pass_view(token, device_id(), request.args.get("player"))
+    since = request.args.get("since")
+    if since is not None and since == str(view["version"]):
+        return Response(status=204)  # (the host's phone as a shared phone polls too)
+    return jsonify(view)
 
 
 @api.post("/h/<token>/shared")
