@@ -115,6 +115,16 @@ class Tap:
 
 
 @dataclass(frozen=True)
+class SharedTap:
+    """A choice tapped on a shared phone during a narrated night, for the role being
+    called (`call`, e.g. "seer"): the phone knows the call, never who holds it."""
+
+    call: str
+    verb: str
+    target: Any = None
+
+
+@dataclass(frozen=True)
 class Tick:
     """Time passed (seconds). Timers are inputs: nothing here reads a clock."""
 
@@ -133,7 +143,7 @@ class Host:
     arg: Any = None
 
 
-Input = Heard | Tap | Tick | Host
+Input = Heard | Tap | SharedTap | Tick | Host
 
 
 @dataclass
@@ -144,7 +154,7 @@ class Reply:
     accepted: bool
     cues: list[Cue] = field(default_factory=list)
 
-_INPUTS = {"heard": Heard, "tap": Tap, "tick": Tick, "host": Host}
+_INPUTS = {"heard": Heard, "tap": Tap, "sharedtap": SharedTap, "tick": Tick, "host": Host}
 
 
 def input_to_json(inp: Input) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from narrator.cues import (
     Record,
     Reply,
     Say,
+    SharedTap,
     Show,
     Tap,
     Tick,
@@ -146,6 +147,8 @@ class Narrator:
             return self._host(inp.command, inp.arg)
         if isinstance(inp, Tap):
             return self._tap(inp)
+        if isinstance(inp, SharedTap):
+            return self._shared_tap(inp)
         if isinstance(inp, Heard):
             return self._heard(inp)
         return self.refuse("not_understood")
@@ -525,6 +528,25 @@ class Narrator:
         if reason is not None:
             return self.tap_refused(tap, reason)
         return self.script.take(tap)
+
+    def _shared_tap(self, tap: SharedTap) -> Reply:
+        if self.game is None or self.phase in (LOBBY, REVEAL, OVER):
+            return self.shared_refused("not_now")
+        if self.paused:
+            return self.shared_refused("paused")
+        if not isinstance(tap.call, str) or not isinstance(tap.verb, str):
+            return self.shared_refused("not_your_turn")
+        return self.script.shared_tap(tap)
+
+    @staticmethod
+    def shared_refused(reason: str) -> Reply:
+        """A shared phone's choice refused: shown on that phone only (it names nobody)."""
+        return Reply(False, [Show(None, {"screen": "error", "reason": reason})])
+
+    def shared_view(self) -> dict[str, Any] | None:
+        """What every shared phone shows now of a narrated night's call in progress: the
+        called role's choice (None: nothing to choose on a shared phone now)."""
+        return None if self.game is None or self.paused else self.script.shared_view()
 
     def tap_refused(self, tap: Tap, reason: str) -> Reply:
         # refusals of a secret choice stay on that phone: nothing is said aloud

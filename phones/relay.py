@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from narrator import Heard, Host, Narrator, Tap, Tick
-from narrator.cues import input_from_json
+from narrator.cues import SharedTap, input_from_json
 from narrator.names import name_problem, normal_name
 from narrator.narrator import Reply
 from narrator.session import Binder, TableSession, current_log
@@ -616,6 +616,11 @@ class Relay:
             view["rating"] = narrator.config.rating()
             view["waiting"] = _waiting(narrator)
             view["next_to_pass"] = _next_to_pass(narrator)
+            # a narrated night: the host's phone is a shared phone too (the same for every
+            # night, called role or not, so it says nothing of who is called)
+            view["shared_night"] = (narrator.phase == "night" and narrator.game is not None
+                                    and getattr(narrator.game.options, "night_mode",
+                                                None) == "narrated")
             if narrator.phase == "lobby":
                 view["setup"] = describe_setup(narrator)
             view = tagged(view)
@@ -728,6 +733,11 @@ class Relay:
         serves = opened.link.serves
         with self._lock(opened.link.game_id):
             narrator = self._current(opened).session.narrator
+            call = narrator.shared_view()
+            if call is not None:
+                # a narrated night: the called role's choice, for whoever it wakes (the
+                # same whether that role's player is alive or dead: see the script)
+                return tagged({"next": None, "phase": narrator.phase, **call})
             nxt = _next_to_pass(narrator, serves)
             if player is None or player != nxt:
                 return tagged({"next": nxt, "phase": narrator.phase})
@@ -736,12 +746,17 @@ class Relay:
                            "turn": mine.get("turn")})
 
     def pass_choose(self, token: str, device: str | None, player: Any, verb: Any,
-                    target: Any) -> dict[str, Any]:
+                    target: Any, call: Any = None) -> dict[str, Any]:
         """A secret turn played on a shared phone. The answer holds what the player now
         knows (the seer's answer, the pack), for the phone to show before it is passed
-        on: the player who just played is the one holding it."""
+        on: the player who just played is the one holding it. At a narrated night it is
+        the called role's choice (`call`), and the answer what that role learns."""
         opened = self.open(token, device, host=True, shared=True)
         serves = opened.link.serves
+        game = opened.session.narrator.game
+        if game is not None and getattr(game.options, "night_mode", None) == "narrated":
+            # (a game's night mode is fixed at its start: read without the lock)
+            return self._shared_call(opened, call, verb, target)
 
         def passed_to(session: TableSession) -> None:
             if player != _next_to_pass(session.narrator, serves) or not isinstance(verb, str):
@@ -753,10 +768,27 @@ class Relay:
             return tagged({"next": _next_to_pass(narrator, serves), "player": player,
                            "private": narrator.player_view(player).get("me")})
 
+    def _shared_call(self, opened: Opened, call: Any, verb: Any, target: Any
+                     ) -> dict[str, Any]:
+        with self._fed(opened.link.game_id, SharedTap(call, verb, target), 409) as (
+                session, reply):
+            learnt = next((c.view for c in reply.cues if type(c).__name__ == "Show"
+                           and c.view.get("screen") == "learnt"), {})
+            narrator = session.narrator
+            now = narrator.shared_view()
+            # `view`: what every shared phone shows now (its version tells the phone when
+            # the next call replaces what was learnt)
+            view = tagged({"next": None, "phase": narrator.phase, **(now or {})})
+            return tagged({"next": None, "phase": narrator.phase, "call": learnt.get("call"),
+                           "learnt": {k: v for k, v in learnt.items()
+                                      if k not in ("screen", "call")}, "view": view})
+
     def add_shared_phone(self, token: str, device: str | None,
                          serves: list[str] | None = None) -> str:
         """A link for another device to take secret turns on (pass the phones), for the
-        players `serves` names (None: everyone)."""
+        players `serves` names (None: everyone); at a narrated night, the device shows
+        every call's choice (`serves` does not matter there: whoever is called taps the
+        nearest)."""
         opened = self.open(token, device, host=True)
         narrator = opened.session.narrator
         names = _players(narrator)

@@ -472,7 +472,8 @@ def _pass_post(token: str, shared: bool) -> Response:
     urls = _pass_urls(token, shared)
     try:
         done = relay().pass_choose(token, device_id(), request.form.get("player"), verb,
-                                   target_from_form(verb, request.form))
+                                   target_from_form(verb, request.form),
+                                   call=request.form.get("call"))
         lang = _pass_lang(token)
     except RelayError as problem:
         return error_page(problem, lang_of_request())
@@ -653,7 +654,8 @@ def api_host_input(token: str, kind: str) -> Response:
         return jsonify(token=new, url=url_for("pages.player_page", token=new, _external=True))
     if kind == "pass":
         return jsonify(relay().pass_choose(token, device_id(), data.get("player"),
-                                           data.get("verb"), data.get("target")))
+                                           data.get("verb"), data.get("target"),
+                                           call=data.get("call")))
     if kind not in ("command", "heard", "tick"):
         raise RelayError("bad_request", 404)
     return jsonify(relay().host_input(token, device_id(), kind, data))
@@ -702,7 +704,11 @@ def api_told(token: str) -> Response:
 
 @api.get("/h/<token>/pass")
 def api_pass(token: str) -> Response:
-    return jsonify(relay().pass_view(token, device_id(), request.args.get("player")))
+    view = relay().pass_view(token, device_id(), request.args.get("player"))
+    since = request.args.get("since")
+    if since is not None and since == str(view["version"]):
+        return Response(status=204)  # (the host's phone as a shared phone polls too)
+    return jsonify(view)
 
 
 @api.post("/h/<token>/shared")
@@ -725,7 +731,8 @@ def api_shared(token: str) -> Response:
 def api_shared_choose(token: str) -> Response:
     data = json_body()
     return jsonify(relay().pass_choose(token, device_id(), data.get("player"),
-                                       data.get("verb"), data.get("target")))
+                                       data.get("verb"), data.get("target"),
+                                       call=data.get("call")))
 
 
 # ---------------------------------------------------------------------- the poll fast path

@@ -168,6 +168,10 @@ class Game:
                  reveal: bool, protocol: str = "phones", host_plays: bool = False):
         self.server = server
         self.rng = random.Random(seed)
+        # "narrated+shared": a narrated night whose calls are tapped on shared phones (and
+        # now and then on the called player's own phone: a table may mix them)
+        self.shared = night_mode == "narrated+shared"
+        night_mode = "narrated" if self.shared else night_mode
         self.night_mode = night_mode
         self.protocol = protocol
         self.host = Phone(server.base)
@@ -188,6 +192,13 @@ class Game:
         self.command("protocol", protocol)
         self.command("option", ["night_mode", night_mode])
         self.command("option", ["reveal_dead_roles", reveal])
+        self.shared_phones: list[tuple[Phone, str]] = []
+        self.shared_taps = {"alive": 0, "dead": 0}
+        if self.shared:
+            for serves in (None, NAMES[:4]):
+                r = self.host.post(f"/api/h/{self.ht}/shared", json={"serves": serves})
+                assert r.status_code == 200, r.text
+                self.shared_phones.append((Phone(server.base), r.json()["token"]))
         self.command("start")
         self.steps = 0
         self.last_phase = "lobby"
@@ -293,7 +304,8 @@ class Game:
         for fact in json_facts(view, None, self.players) | json_facts(pass_view, None,
                                                                       self.players):
             assert fact in allowed, (where, "host", fact)
-        keys = keys_in(view) | keys_in(pass_view)
+        narrated = self.night_mode == "narrated"
+        keys = keys_in(view) | (set() if narrated else keys_in(pass_view))
         for secret in ("private", "pack_choices", "victim", "inspections", "potions",
                        "lover", "turn"):
             assert secret not in keys, (where, "host", secret)
@@ -303,12 +315,56 @@ class Game:
             waiting = view.get("waiting", {})
             if "turns" in waiting:
                 assert waiting["turns_left"] <= waiting["turns"]
-        assert set(pass_view) <= {"next", "phase", "version"}, pass_view
+        if narrated:
+            self.check_shared(game, pass_view, [], where + " (host's phone)")
+        else:
+            assert set(pass_view) <= {"next", "phase", "version"}, pass_view
         for page in pages:
             for fact in html_facts(page, None):
                 assert fact in allowed, (where, "host html", fact)
             self.check_page_words(page, None, where, "host")
             assert 'class="role"' not in page
+
+    def check_shared(self, game: Any, view: dict[str, Any], pages: list[str], where: str
+                     ) -> None:
+        """A shared phone at a narrated night: nobody's role, and during a call exactly
+        what the table knows (the call said aloud, the living; for the witch the pack's
+        victim and the potions left), so a dead role's call shows what a living one's
+        does."""
+        allowed = allowed_facts(game, None)
+        for fact in json_facts(view, None, self.players):
+            assert fact in allowed, (where, "shared", fact)
+        keys = keys_in(view)
+        for secret in ("private", "pack", "pack_choices", "inspections", "potions", "lover",
+                       "linked", "learnt", "role"):
+            assert secret not in keys, (where, "shared", secret)
+        call = view.get("call")
+        if call is None:
+            assert set(view) <= {"next", "phase", "version"}, (where, view)
+        else:
+            assert game.phase == "night" or view["answered"], (where, view)
+            living = game.alive_names()
+            verbs = {"cupid": "link", "werewolf": "kill", "seer": "inspect",
+                     "doctor": "protect", "witch": "witch"}
+            expected: dict[str, Any] = {"next": None, "phase": "night", "call": call,
+                                        "answered": view["answered"]}
+            if call == "witch":
+                expected["victim"] = game.pack_victim()
+                assert view["turn"]["verb"] == "witch"
+            else:
+                targets = ([[a, b] for i, a in enumerate(living) for b in living[i + 1:]]
+                           if call == "cupid" else living)
+                expected["turn"] = {"verb": verbs[call], "targets": targets}
+            shown = {k: v for k, v in view.items() if k != "version"}
+            if call == "witch":
+                shown.pop("turn")
+            assert shown == expected, (where, view)
+        for page in pages:
+            for fact in html_facts(page, None):
+                assert fact in allowed, (where, "shared html", fact)
+            self.check_page_words(page, "witch" if call == "witch" else None, where,
+                                  "shared")
+            assert 'class="role"' not in page, (where, "shared")
 
     def observe(self) -> dict[str, dict[str, Any]]:
         """Fetch and check every view; return the players' API views."""
@@ -328,10 +384,21 @@ class Game:
             views[name] = view
         host_view = self.host.get(f"/api/h/{self.ht}").json()
         host_pages = [self.host.get(f"/h/{self.ht}").text,
-                      self.host.get(f"/h/{self.ht}/part").text,
-                      self.host.get(f"/h/{self.ht}/pass").text]
+                      self.host.get(f"/h/{self.ht}/part").text]
+        pass_page = self.host.get(f"/h/{self.ht}/pass").text
         pass_view = self.host.get(f"/api/h/{self.ht}/pass").json()
+        if self.night_mode == "narrated":
+            # the host's phone is a shared phone too at a narrated night: its pass page is
+            # checked as one (it shows the call's choice, the witch's victim to the witch)
+            self.check_shared(game, pass_view, [pass_page], where + " (host's pass page)")
+        else:
+            host_pages.append(pass_page)
         self.check_host(game, host_view, host_pages, pass_view, where)
+        for i, (phone, token) in enumerate(self.shared_phones):
+            shared = phone.get(f"/api/s/{token}").json()
+            pages = [phone.get(f"/s/{token}").text, phone.get(f"/s/{token}/part").text]
+            self.check_shared(game, shared, pages, f"{where} (shared phone {i})")
+            views[f"__shared{i}__"] = shared
         if host_view["phase"] == "night" and self.night_mode != "narrated":
             waiting = host_view["waiting"]
             if self.last_phase != "night":
@@ -386,6 +453,8 @@ class Game:
                     self.heard("VoteIntent", {"player": self.rng.choice(living)})
                 del voter
                 continue
+            if phase == "night" and self.shared and self.shared_turn(views):
+                continue
             waiting = [n for n in sorted(self.links) if "turn" in views[n]]
             if not waiting and phase == "night" and (host.get("timer") or {}).get("kind") == "call":
                 # a night call is held open for its time, as the host's phone lets it pass
@@ -399,6 +468,51 @@ class Game:
                            json={"verb": turn["verb"], "target": self.pick(turn)})
             assert r.status_code == 200, (name, turn["verb"], r.text)
         raise AssertionError("the game did not end")
+
+    def shared_turn(self, views: dict[str, dict[str, Any]]) -> bool:
+        """A call on shared phones: tapped on one of them (a random phone), unless the
+        called player takes it on their own phone this time. False: nothing tapped."""
+        view = views["__shared0__"]
+        call = view.get("call")
+        if call is None or view["answered"]:
+            return False
+        own = [n for n in sorted(self.links) if "turn" in views[n]]
+        if own and self.rng.random() < 0.3:
+            return False  # the called player chooses on their own phone
+        game = self.truth()
+        holders = [p for p in game.players if game.current_role(p) == call]
+        # the living holders still to choose (one may have chosen on their own phone)
+        living = [p for p in holders if p in game.alive_names()
+                  and game.legal_targets(p, view["turn"]["verb"])]
+        if living:
+            legal = game.legal_targets(living[0], view["turn"]["verb"])
+            target = self.rng.choice(legal) if legal else view["turn"]["targets"][0]
+            powers = [p for p in legal if isinstance(p, str) and game.current_role(p) in
+                      ("seer", "doctor", "witch", "cupid")]
+            if call == "werewolf" and powers and self.rng.random() < 0.8:
+                target = self.rng.choice(powers)  # so that dead roles are called later
+        else:
+            # a dead role's call (or one its players took on their own phones): a tap
+            # there changes nothing
+            target = self.rng.choice(view["turn"]["targets"])
+        if call == "witch" and isinstance(target, dict):
+            target = {"heal": target["heal"], "poison": target["poison"]}
+        phone, token = self.rng.choice(self.shared_phones)
+        before = [e for e in game.events]
+        r = phone.post(f"/api/s/{token}", json={"call": call, "verb": view["turn"]["verb"],
+                                                "target": target})
+        assert r.status_code == 200, (call, target, r.text)
+        answer = r.json()
+        # what the tap learnt: allowed to the role's holder (the pack to a wolf)
+        viewer = holders[0] if holders else None
+        learnt_facts = json_facts(answer["learnt"], viewer, self.players)
+        assert learnt_facts <= allowed_facts(game, viewer), (call, answer)
+        assert set(answer["learnt"]) <= {"pack", "inspections", "linked"}, answer
+        self.shared_taps["alive" if living else "dead"] += 1
+        if not living:
+            after = self.truth()
+            assert after.events == before and after.alive == game.alive, "a dead role acted"
+        return True
 
     def pass_turn(self, pass_view: dict[str, Any]) -> None:
         nxt = pass_view["next"]
@@ -431,6 +545,8 @@ GAMES = [
     (6, "classic", "pass_phones", True, "phones", False),
     (7, "chaos", "all_at_once", False, "phones", True),
     (8, "classic", "narrated", False, "roll_call", False),
+    (9, "classic", "narrated+shared", False, "phones", False),
+    (10, "chaos", "narrated+shared", False, "phones", False),
 ]
 
 
@@ -441,6 +557,11 @@ def test_a_whole_game_leaks_nothing(server: Server, seed: int, preset: str, nigh
                                     reveal: bool, protocol: str, host_plays: bool) -> None:
     game = Game(server, seed, preset, night_mode, reveal, protocol, host_plays)
     final = game.play()
+    if game.shared:
+        # the calls were tapped on the shared phones
+        # (a dead role's call is tapped in most games; test_phones_shared_narrated plays
+        # one for certain: the table's own seed is random here)
+        assert game.shared_taps["alive"] > 0, game.shared_taps
     # at the end every role is known to everyone, and shown
     views = game.observe()
     for name in game.links:

@@ -124,6 +124,15 @@ class Script:
         """A phone's choice that passed `tap_refusal`: by default applied at once."""
         return self.narrator.apply_tap(tap)
 
+    def shared_tap(self, tap: Any) -> Reply:
+        """A choice tapped on a shared phone for the role being called (`SharedTap`);
+        by default there is no such call."""
+        return self.narrator.shared_refused("not_your_turn")
+
+    def shared_view(self) -> dict[str, Any] | None:
+        """The choice every shared phone shows now (None: nothing)."""
+        return None
+
     def time_up(self) -> Reply:
         """The narrator's timer ran out."""
         raise NotImplementedError

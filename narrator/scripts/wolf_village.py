@@ -11,7 +11,21 @@ import copy
 from typing import Any, ClassVar
 
 from narrator.calls import CALL, NightCalls
-from narrator.cues import Chapter, Clock, Cue, Heard, Host, Input, Listen, Reply, Say, Tap, Wait
+from narrator.cues import (
+    Chapter,
+    Clock,
+    Cue,
+    Heard,
+    Host,
+    Input,
+    Listen,
+    Reply,
+    Say,
+    SharedTap,
+    Show,
+    Tap,
+    Wait,
+)
 from narrator.protocols import NAME_ANSWER
 from narrator.scripts.base import Script
 from narrator.scripts.wolf_village_lines import narrate
@@ -55,6 +69,8 @@ class WolfVillageScript(Script):
         self.held: list[Any] | None = None
         self.debated_day = 0
         self.after_time_up = False  # "time's up, it's time to vote" was just said
+        # (night, call) whose choice a shared phone has taken: one tap per call
+        self.shared_answered: tuple[int, str] | None = None
 
     # ------------------------------------------------------------------ the lobby
 
@@ -150,6 +166,7 @@ class WolfVillageScript(Script):
     def begin(self) -> None:
         self.night.reset()
         self.held, self.debated_day = None, 0
+        self.shared_answered = None
 
     def narrate(self, events: list[dict[str, Any]]) -> list[Cue]:
         return narrate(self, events)
@@ -408,6 +425,88 @@ class WolfVillageScript(Script):
             if living or (holders and not game.options.reveal_dead_roles):
                 calls.append(role)
         self.night.plan(calls)
+
+    # ------------------------------------------------------------------ shared phones
+
+    def shared_view(self) -> dict[str, Any] | None:
+        """The called role's choice, as every shared phone shows it (seed 000: «los
+        llamados ... tocan su elección en el más cercano»).
+
+        Built from what the table already knows (the call was said aloud, who is alive is
+        public), never from who holds the card: a dead role's call shows exactly what a
+        living one's does. So the targets are every living player (the rules still refuse
+        what they refuse: the seer herself, the pack's own), and the witch sees the pack's
+        victim and the potions left, both of the game and not of her."""
+        n = self.narrator
+        call = self.night.calling
+        if not self._narrated_night() or call is None:
+            return None
+        game = n.game
+        verb = ROLES[call].night_verb
+        living = list(game.alive_names())
+        view: dict[str, Any] = {"call": call}
+        if verb == "link":
+            targets: list[Any] = [[a, b] for i, a in enumerate(living) for b in living[i + 1:]]
+        elif verb == "witch":
+            heals = [False, True] if game.heal_left else [False]
+            poisons = [None, *living] if game.poison_left else [None]
+            targets = [{"heal": h, "poison": p} for h in heals for p in poisons]
+            view["victim"] = game.pack_victim()
+        else:
+            targets = living
+        view["turn"] = {"verb": verb, "targets": targets}
+        view["answered"] = self.shared_answered == (game.night, call)
+        return view
+
+    def shared_tap(self, tap: SharedTap) -> Reply:
+        """One tap on a shared phone answers the call in progress: the called player's
+        choice, or for the pack every living werewolf's kill, so that «la manada toca una
+        sola vez en el teléfono más cercano, y ese toque es la víctima» (seed 000). Taken
+        once per call. A tap on a dead role's call (or one whose players all chose on their
+        own phones) is taken and changes nothing, and answers the same as any other."""
+        n = self.narrator
+        view = self.shared_view()
+        if view is None or tap.call != view["call"] or tap.verb != view["turn"]["verb"]:
+            return n.shared_refused("not_your_turn")
+        if view["answered"]:
+            return n.shared_refused("already_chosen")
+        target = tap.target
+        if tap.verb == "link" and isinstance(target, list) and len(target) == 2:
+            # a pair is the same pair in either order
+            target = next((pair for pair in view["turn"]["targets"]
+                           if sorted(pair) == sorted(target)), target)
+        if target not in view["turn"]["targets"]:
+            return n.shared_refused("bad_target")
+        learnt = self._learnt(tap.call, target)
+        called = [d.player for d in n.game.pending() if self._called(d.player)]
+        # all or nothing: every wolf's kill is checked before any is taken
+        probe = copy.deepcopy(n.game)
+        try:
+            for player in called:
+                probe.apply(player, tap.verb, target)
+        except Refused:
+            return n.shared_refused("refused")
+        cues: list[Cue] = []
+        for player in called:
+            reply = self.take(Tap(player, tap.verb, target))
+            assert reply.accepted  # checked on a copy of this very state just above
+            cues += reply.cues
+        self.shared_answered = (n.game.night, tap.call)
+        return n.ok([*cues, Show(None, {"screen": "learnt", "call": tap.call, **learnt})])
+
+    def _learnt(self, call: str, target: Any) -> dict[str, Any]:
+        """What the tapping player learns (shown on that phone only): the seer's answer,
+        cupid's lovers, the pack. From the card tapped, never from the caller's life."""
+        game = self.narrator.game
+        if call == "seer":
+            werewolf = ROLES[game.current_role(target)].seen_as_wolf
+            return {"inspections": [{"night": game.night, "target": target,
+                                     "werewolf": werewolf}]}
+        if call == "cupid":
+            return {"linked": list(target)}
+        if call == "werewolf":
+            return {"pack": [p for p in game.players if game.current_role(p) == "werewolf"]}
+        return {}
 
     # ------------------------------------------------------------------ phones' views
 

@@ -13,6 +13,9 @@
     var form = live.querySelector("form.turn");
     if (form && (form.contains(document.activeElement) ||
         form.querySelector("input:checked:not([value=''])") !== null)) { return true; }
+    // the host is typing the name of a player without a phone: kept until it is sent
+    var seat = live.querySelector("form.seat-player input[name='arg']");
+    if (seat && (seat === document.activeElement || seat.value)) { return true; }
     // the host is typing a card count: the page is redrawn once it is sent
     var setup = live.querySelector("form#setup");
     var active = document.activeElement;
