@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import shutil
 import subprocess
 import threading
@@ -151,7 +152,9 @@ class CachedVoice:
         with self._lock:  # espeak-ng's phonemizer (inside Piper) is not thread-safe
             audio = self.voice.synthesize(text)
         if cache_it:
-            tmp = path.with_suffix(f".{threading.get_ident()}.tmp")
+            # one temporary file per process and thread: the relay's worker processes
+            # (and test workers) share this folder, and thread ids repeat across processes
+            tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
             tmp.write_bytes(audio.to_wav())
             tmp.replace(path)
         return audio

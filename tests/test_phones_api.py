@@ -36,11 +36,17 @@ STABLE_REASONS = re.compile(r"^[a-z][a-z_]*$")
 def stop_waitress(httpd: Any, thread: threading.Thread) -> None:
     """Stop a waitress server at once: its loop runs while any channel is open, and the
     phones' kept-alive connections would hold it until the join's timeout (5 s a server:
-    about a minute of the suite). Close every channel, the listener among them."""
-    httpd.task_dispatcher.shutdown()
-    for channel in list(httpd._map.values()):
-        channel.close()
+    about a minute of the suite). Every channel, the listener among them, is closed by the
+    loop's own thread (through its trigger), so the loop is never left polling a closed
+    socket, and ends."""
+
+    def close_all() -> None:
+        for channel in list(httpd._map.values()):
+            channel.close()
+
+    httpd.trigger.pull_trigger(close_all)
     thread.join(timeout=5)
+    httpd.task_dispatcher.shutdown()
 
 
 class Server:
