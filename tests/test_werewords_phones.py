@@ -274,3 +274,12 @@ def test_the_werewords_page_words_never_redefine_the_pages_own():
         if not isinstance(own("en")[key], dict):
             assert key not in core, key
             assert key.startswith(("ww_", "phase_ww_", "verb_", "reason_")), key
+
+
+def test_the_set_up_menus_say_what_each_is(server):
+    """Werewords' house rules are three menus in one box (the words' difficulty, the day's
+    length, the words offered): each has its own visible label, not only the box's legend."""
+    table = Werewords(server)
+    page = table.host_page()
+    for option in ("ww_difficulty", "ww_day", "ww_words"):
+        assert f'<label for="opt-{option}">' in page, option
