@@ -496,16 +496,16 @@ class WolfVillageScript(Script):
 
     def _learnt(self, call: str, target: Any) -> dict[str, Any]:
         """What the tapping player learns (shown on that phone only): the seer's answer,
-        cupid's lovers, the pack. From the card tapped, never from the caller's life."""
+        cupid's lovers, the pack. From the card tapped, never from the caller's life (the
+        rules' own answers: the same a living seer gets)."""
         game = self.narrator.game
         if call == "seer":
-            werewolf = ROLES[game.current_role(target)].seen_as_wolf
             return {"inspections": [{"night": game.night, "target": target,
-                                     "werewolf": werewolf}]}
+                                     "werewolf": game.seen_as_werewolf(target)}]}
         if call == "cupid":
             return {"linked": list(target)}
         if call == "werewolf":
-            return {"pack": [p for p in game.players if game.current_role(p) == "werewolf"]}
+            return {"pack": game.werewolf_names()}
         return {}
 
     # ------------------------------------------------------------------ phones' views

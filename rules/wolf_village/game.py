@@ -132,6 +132,15 @@ class WolfVillageGame:
     def lovers_mixed(self) -> bool:
         return wins.lovers_mixed(self.role, self.lovers)
 
+    def seen_as_werewolf(self, name: str) -> bool:
+        """What the seer's look at `name` answers (the minion looks a villager, the fox's
+        kin...: the role's own `seen_as_wolf`)."""
+        return ROLES[self.current_role(name)].seen_as_wolf
+
+    def werewolf_names(self) -> list[str]:
+        """The pack as it is now (a bitten cursed included), in seat order."""
+        return [p for i, p in enumerate(self.players) if self.role[i] == "werewolf"]
+
     def pack_choices(self) -> dict[str, str]:
         """The pack's current choices, wolf by wolf (what the wolves' phones show)."""
         return {self.players[w]: self.players[t] for w, t in self.kills.items()}
@@ -331,7 +340,7 @@ class WolfVillageGame:
                 "type": "inspection",
                 "seer": self.players[s],
                 "target": self.players[t],
-                "werewolf": ROLES[self.role[t]].seen_as_wolf,
+                "werewolf": self.seen_as_werewolf(self.players[t]),
             }
         )
         self._night_answered(s)

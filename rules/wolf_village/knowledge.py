@@ -59,9 +59,7 @@ def private_knowledge(game: WolfVillageGame, name: str) -> dict[str, Any]:
     info: dict[str, Any] = {"role": role, "alive": game.alive[s]}
     if game.dealt[s] == "cursed":
         info["transformed"] = role == "werewolf"
-    wolves = [
-        game.players[w] for w in range(len(game.players)) if game.role[w] == "werewolf" and w != s
-    ]
+    wolves = [w for w in game.werewolf_names() if w != name]
     if role == "werewolf":
         info["pack"] = wolves
         if game.phase == "night":
