@@ -163,12 +163,20 @@ def shows(text: str, word: str) -> bool:
                      _content(text).casefold()) is not None
 
 
+MARKUP_VALUES = re.compile(
+    r"""\s(?:type|class|id|role|for|name|method|enctype|rel|autocomplete|inputmode|lang|"""
+    r"""charset|content|http-equiv|aria-hidden|aria-live)=(?:"[^"]*"|'[^']*')""")
+
+
 def _content(text: str) -> str:
     try:
         doc = json.loads(text)
     except ValueError:
-        # markup: drop tag names and attribute names, keep the text and attribute values
+        # markup: drop tag names, attribute names and the values of the attributes whose
+        # values are markup's own vocabulary (`type="button"` is no offered "button"); keep
+        # the text and every other attribute's value (data-*, value, alt, title, href)
         text = re.sub(r"</?[A-Za-z][\w-]*", " ", text)
+        text = MARKUP_VALUES.sub(" ", text)
         return re.sub(r"\s[A-Za-z_:][\w:.-]*(?==)", " ", text)
     values: list[str] = []
 
@@ -426,6 +434,10 @@ def test_the_oracle_catches_a_leak() -> None:
     """The checks themselves: a word, a role and a card are found where they are."""
     assert shows("Your word: <b>Castle</b>.", "castle")
     assert not shows("Newcastle", "castle")
+    # markup's own words are not the page's: an offered "button" is not a button's type
+    assert not shows('<button type="button" class="small">Replay</button>', "button")
+    assert shows('<button type="button" title="Button">Replay</button>', "button")
+    assert shows('<li data-word="button">x</li>', "button")
     view = {"player": "Ana", "facts": [{"call": "seer", "fact": "role", "value": "seer"},
                                        {"call": "werewolves", "fact": "pack",
                                         "value": ["Ben"]}],
