@@ -343,15 +343,28 @@ def snapshot(page: Page) -> dict:
 
 
 def check_pages(host: Page, phones: list[Phone]) -> None:
-    """Each phone shows its own role card and nobody else's secret; the dead know it."""
-    table = snapshot(host)
+    """Each phone shows its own role card and nobody else's secret; the dead know it.
+
+    The host's page lets the narrator's time pass by itself, so the table may move on
+    (a call ends, the game ends) while the phones are read: then every page is synced
+    and read again, so that all of them are compared at one moment."""
+    for _ in range(5):
+        table = snapshot(host)
+        seen = {phone.name: snapshot(phone.page) for phone in phones}
+        if snapshot(host) == table:
+            break
+        sync(host, phones, host)
+    check_snapshots(table, seen, phones)
+
+
+def check_snapshots(table: dict, seen_by: dict[str, dict], phones: list[Phone]) -> None:
     dead = set(table["out"])
     over = table["phase"] == "over"
     # the host does not play here, so the host's page holds no secret at all
     assert table["cards"] == 0 and table["turns"] == 0, table
     assert table["roles"] == len(table["revealed"]), table
     for phone in phones:
-        seen = snapshot(phone.page)
+        seen = seen_by[phone.name]
         assert seen["cards"] == 1 and seen["card_roles"] == [phone.role], (phone.name, seen)
         # the only other roles on the page are the publicly revealed ones
         shown = dict(seen["revealed"])
