@@ -94,6 +94,13 @@ def main() -> int:
                         help="--wrong for Whisper alone (other languages); default --wrong")
     parser.add_argument("--l2-alone", type=float, default=None,
                         help="--l2 for Whisper alone; default --l2")
+    parser.add_argument("--careful", action="store_true",
+                        help="English read with care (people talking over the vote: "
+                        "TwoPass.CAREFUL_WEIGHTS) fitted as a group of its own")
+    parser.add_argument("--wrong-careful", type=float, default=None,
+                        help="--wrong for that group; default --wrong")
+    parser.add_argument("--l2-careful", type=float, default=None,
+                        help="--l2 for that group; default --l2")
     args = parser.parse_args()
     import voice_features
 
@@ -104,7 +111,8 @@ def main() -> int:
             rows += [json.loads(line) for line in handle]
     if args.fusion:
         return fit_fusion(rows, args.wrong, args.l2, args.run_below, args.check_above,
-                          args.wrong_alone, args.l2_alone)
+                          args.wrong_alone, args.l2_alone, args.careful,
+                          args.wrong_careful, args.l2_careful)
     if args.noisy is not None:
         rows = [r for r in rows if (r.get("snr", 60) < Utterance.TRIM_SNR) == args.noisy]
     # the guards (UNSAID0, FIT0) are not fitted: what they refuse is asked again anyway
@@ -178,7 +186,9 @@ def _bare_number(row: dict) -> bool:
 
 def fit_fusion(rows: list[dict], wrong: float, l2: float,
                run_below: float = TwoPass.RUN_BELOW, check_above: float = TwoPass.CHECK_ABOVE,
-               wrong_alone: float | None = None, l2_alone: float | None = None) -> int:
+               wrong_alone: float | None = None, l2_alone: float | None = None,
+               careful: bool = False, wrong_careful: float | None = None,
+               l2_careful: float | None = None) -> int:
     """TwoPass.WEIGHTS (utterances with a first pass) and TwoPass.ALONE_WEIGHTS (Whisper
     alone: another language), each fitted and thresholded on its own group's rows where
     the fused confidence decides, held out by voice; then the whole box simulated per
@@ -186,7 +196,9 @@ def fit_fusion(rows: list[dict], wrong: float, l2: float,
     Whisper heard a bare number (or talk outside the grammar), the fused confidence
     otherwise."""
     wrong_alone = wrong if wrong_alone is None else wrong_alone
-    penalty = {False: l2, True: l2 if l2_alone is None else l2_alone}
+    # the groups, as TwoPass.confidence tells them apart (TwoPass.group)
+    penalty = {"quiet": l2, "alone": l2 if l2_alone is None else l2_alone,
+               "careful": l2 if l2_careful is None else l2_careful}
     rows = [_reread(r) for r in rows]
 
     def path(r: dict) -> str:
@@ -205,25 +217,27 @@ def fit_fusion(rows: list[dict], wrong: float, l2: float,
     x = np.array([fusion_inputs(r) for r in backup], dtype=np.float64)
     y = np.array([r["right"] for r in backup], dtype=bool)
     bad = np.array([r["vote"] and not r["right"] for r in backup])
-    alone = np.array([r.get("first_confidence") is None for r in backup])
-    budget = {False: wrong, True: wrong_alone}
+    group = np.array([TwoPass.group(r) if careful or TwoPass.group(r) == "alone"
+                      else "quiet" for r in backup])
+    budget = {"quiet": wrong, "alone": wrong_alone,
+              "careful": wrong if wrong_careful is None else wrong_careful}
     voices = sorted({r["voice"] for r in rows})
     conditions = sorted({r["condition"] for r in rows})
 
-    def fit_groups(train: np.ndarray) -> dict[bool, np.ndarray]:
+    def fit_groups(train: np.ndarray) -> dict[str, np.ndarray]:
         weights = {}
-        for group in (False, True):
-            mine = train & (alone == group)
+        for name in ("quiet", "careful", "alone"):
+            mine = train & (group == name)
             if not mine.any():
                 continue
-            w = fit(x[mine], y[mine].astype(float), penalty[group])
+            w = fit(x[mine], y[mine].astype(float), penalty[name])
             score = x @ w[:-1] + w[-1]
-            w[-1] -= threshold(score[mine], bad[mine], int(budget[group] * mine.sum()))
-            weights[group] = w
+            w[-1] -= threshold(score[mine], bad[mine], int(budget[name] * mine.sum()))
+            weights[name] = w
         return weights
 
-    def accepted(weights: dict[bool, np.ndarray], k: int) -> bool:
-        w = weights.get(bool(alone[k]))
+    def accepted(weights: dict[str, np.ndarray], k: int) -> bool:
+        w = weights.get(str(group[k]))
         return w is not None and float(x[k] @ w[:-1] + w[-1]) >= 0.0
 
     def simulate(accept: dict[int, bool], label: str) -> None:
@@ -253,10 +267,11 @@ def fit_fusion(rows: list[dict], wrong: float, l2: float,
     print("held out by voice (fit and threshold without the voice):")
     simulate(held, "held-out")
     weights = fit_groups(np.ones(len(backup), dtype=bool))
-    for group, name in ((False, "WEIGHTS"), (True, "ALONE_WEIGHTS")):
-        if group in weights:
+    for key, name in (("quiet", "WEIGHTS"), ("careful", "CAREFUL_WEIGHTS"),
+                      ("alone", "ALONE_WEIGHTS")):
+        if key in weights:
             print(f"all voices: TwoPass.{name} =",
-                  "(" + ", ".join(f"{v:.4g}" for v in weights[group]) + ")")
+                  "(" + ", ".join(f"{v:.4g}" for v in weights[key]) + ")")
     simulate({id(r): accepted(weights, k) for k, r in enumerate(backup)}, "in-sample")
     return 0
 

@@ -1,6 +1,6 @@
 """From the end of speech to the first sample of the narrator's answer, at a real day vote.
 
-    .venv/bin/python bench/voice_latency.py [--runs 3]
+    .venv/bin/python bench/voice_latency.py [--runs 3] [--babble]
 
 A 20-player game on the real relay and store is played to its first day vote (the night's
 choices through the phones, the debate skipped). The box's mouth has synthesised, in the
@@ -13,6 +13,11 @@ itself is not processing): the last frame, the end of the search, confidence, ma
 the narrator handling the answer the way `Box.answer` does (or "Did you say X?" when the
 confidence is low), and getting the first sentence of the reply as audio. Also printed:
 how fast the decoding during speech runs (it has to keep up with real time).
+
+With --babble, every utterance has three other talkers 10 dB under it over the whole clip
+(bench/voice_accuracy.py's babble): the VAD then hears speech to the clip's end, so the
+end of speech is the end of the clip, and the back-up takes its noisy path (the carriers
+probed, the best candidates heard again at two other speeds).
 """
 
 from __future__ import annotations
@@ -111,6 +116,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--whisper", default="tiny.en", help="the back-up (none: without)")
+    parser.add_argument("--babble", action="store_true",
+                        help="other people talking under every vote (the noisy path)")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="wolfvillage-lat-"))
     recognizer = make_recognizer("pocketsphinx", whisper_model=None if args.whisper == "none"
@@ -131,7 +138,14 @@ def main() -> int:
     if prepare:
         prepare(build_grammar("en", EXPECT["vote"], NAMES))
     compile_ms = 1000 * (time.perf_counter() - t)
-    clips = [(text, espeak(text).samples.tobytes()) for text in PHRASES]
+    clips = [(text, espeak(text)) for text in PHRASES]
+    if args.babble:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import voice_accuracy
+
+        clips = [(text, voice_accuracy.babble(audio, seed=500 + k))
+                 for k, (text, audio) in enumerate(clips)]
+    clips = [(text, audio.samples.tobytes()) for text, audio in clips]
     rows: list[tuple[float, float, float, float]] = []
     during: list[float] = []  # processing per second of audio while the person speaks
     concluding: list[float] = []  # the answer worked out at the VAD's pause hint (ms)

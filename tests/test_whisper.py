@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from local_voice.config import BoxConfig
+from local_voice.fusion import NOISY_SNR
 from local_voice.grammar import build_grammar, name_forms
 from local_voice.hearing import EXPECT, understand_audio
 from local_voice.voices import Audio, EspeakVoice
@@ -20,6 +21,7 @@ from local_voice.whisper import (
     join_model,
     log_mel,
     mel_filters,
+    sped_up,
     tiny_en_dir,
 )
 from speech.understanding import resolve_player
@@ -123,7 +125,8 @@ def test_an_english_only_model_refuses_another_language():
     ("de", "Greta", "Greta"),
 ])
 def test_a_vote_in_spanish_and_german_through_whisper_base(base, lang, text, player):
-    """No PocketSphinx model for these: Whisper alone, under the language's grammar."""
+    """No PocketSphinx model for these: Whisper alone, under the language's grammar,
+    read with care (the carriers probed, the best candidates heard at three speeds)."""
     from local_voice.fusion import TwoPass
 
     names = {"es": ["Lucía", "Mateo", "Carmen", "Javier", "Sofía", "Pablo"],
@@ -133,6 +136,7 @@ def test_a_vote_in_spanish_and_german_through_whisper_base(base, lang, text, pla
     hearing = understand_audio(audio, ears, lang, names, EXPECT["vote"])
     assert hearing.intent == "VoteIntent" and hearing.player == player, hearing
     assert ears.last_path == "backup"
+    assert ears.last_features["w_speeds"] == 1 + len(base.CAREFUL_SPEEDS)
 
 
 @pytest.mark.parametrize(("text", "player"), [
@@ -309,3 +313,55 @@ def test_silence_and_table_talk_stay_unheard_with_the_backup(two_pass, wavs):
         hearing = understand_audio(audio, two_pass, "en", NAMES, EXPECT["vote"])
         counted = hearing.intent in EXPECT["vote"] and hearing.confidence >= 0.5
         assert not counted, (line, hearing)
+
+
+# ------------------------------------------------------------------ other people talking
+
+
+def test_a_clip_sped_up_is_shorter_and_higher_by_the_same_factor():
+    """The back-up's ensemble in babble hears the vote at other speeds (resampled: tempo
+    and pitch together)."""
+    rate, seconds = 16000, 1.0
+    tone = (8000 * np.sin(2 * np.pi * 440 * np.arange(int(rate * seconds)) / rate)).astype(
+        np.int16)
+    for speed in (0.92, 1.08):
+        out = sped_up(tone, speed)
+        assert out.dtype == np.int16 and abs(len(out) - len(tone) / speed) <= 1
+        peak = np.argmax(np.abs(np.fft.rfft(out.astype(np.float64)))) * rate / len(out)
+        assert abs(peak - 440 * speed) < 3, (speed, peak)
+    assert sped_up(tone, 1.0) is tone
+
+
+def _in_babble(folder: Path, text: str) -> Audio:
+    """`text` by Piper with two espeak-ng talkers 10 dB under it, over the whole clip."""
+    rate = 16000
+    vote = speech(folder, text, "piper").resampled(rate).samples.astype(np.float64)
+    lead = int(0.5 * rate)
+    target = np.concatenate([np.zeros(lead), vote, np.zeros(lead)])
+    chatter = np.zeros_like(target)
+    for line, voice in [("why would the wolf accuse the baker", "en-us+f2"),
+                        ("can we go around the table one more time", "en-gb")]:
+        talker = speech(folder, line, voice).resampled(rate).samples.astype(np.float64)
+        chatter += np.resize(talker / max(float(np.sqrt(np.mean(talker**2))), 1.0),
+                             len(target))
+    loud = vote[np.abs(vote) > 300]
+    gain = float(np.sqrt(np.mean(loud**2))) / float(np.sqrt(np.mean(chatter**2))) / 10**0.5
+    return Audio(np.clip(target + gain * chatter, -32768, 32767).astype(np.int16), rate)
+
+
+def test_in_babble_the_backup_probes_the_carriers_and_hears_the_vote_at_three_speeds(
+        two_pass, wavs):
+    """Other people talking (the first pass measures the babble): the back-up scores
+    its best candidates again at CAREFUL_SPEEDS and averages them, and the vote is read for
+    the right player. A quiet English room never pays for the ensemble."""
+    speeds = 1 + len(two_pass.backup.CAREFUL_SPEEDS)
+    for text, player in [("I vote for Henry", "Henry"), ("my vote goes to Lucy", "Lucy")]:
+        hearing = understand_audio(_in_babble(wavs, text), two_pass, "en", NAMES,
+                                   EXPECT["vote"])
+        assert two_pass.last_path == "backup", text
+        assert two_pass.last_features["snr"] < NOISY_SNR
+        assert two_pass.last_features["w_speeds"] == speeds
+        assert hearing.player == player, (text, hearing)
+    quiet = padded(speech(wavs, "Oisin", "en-us+m3"), 0.4, 0.4)
+    understand_audio(quiet, two_pass, "en", NAMES, EXPECT["vote"])
+    assert two_pass.last_path == "backup" and two_pass.last_features["w_speeds"] == 1
