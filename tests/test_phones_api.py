@@ -44,7 +44,12 @@ def stop_waitress(httpd: Any, thread: threading.Thread) -> None:
         for channel in list(httpd._map.values()):
             channel.close()
 
-    httpd.trigger.pull_trigger(close_all)
+    try:
+        httpd.trigger.pull_trigger(close_all)
+    except OSError:
+        # the trigger's pipe is already closed: the loop has ended (seen once in a full
+        # run, EBADF); what is left open is closed from here
+        close_all()
     thread.join(timeout=5)
     httpd.task_dispatcher.shutdown()
 
