@@ -217,8 +217,9 @@ def fit_fusion(rows: list[dict], wrong: float, l2: float,
     x = np.array([fusion_inputs(r) for r in backup], dtype=np.float64)
     y = np.array([r["right"] for r in backup], dtype=bool)
     bad = np.array([r["vote"] and not r["right"] for r in backup])
-    group = np.array([TwoPass.group(r) if careful or TwoPass.group(r) == "alone"
-                      else "quiet" for r in backup])
+    # without --careful, English in babble is fitted with the quiet room (round 7's way)
+    kinds = [TwoPass.group(r) for r in backup]
+    group = np.array([k if careful or k != "careful" else "quiet" for k in kinds])
     budget = {"quiet": wrong, "alone": wrong_alone,
               "careful": wrong if wrong_careful is None else wrong_careful}
     voices = sorted({r["voice"] for r in rows})

@@ -41,11 +41,16 @@ def _sigmoid(x: float) -> float:
 NOISY_SNR = 32.0  # as PocketSphinx's Utterance.TRIM_SNR
 
 
+def noisy(features: dict[str, Any]) -> bool:
+    """Other people talking: the first pass measured the babble (its snr)."""
+    snr = features.get("snr")
+    return snr is not None and float(snr) < NOISY_SNR
+
+
 def fusion_inputs(features: dict[str, Any]) -> list[float]:
     """The inputs of the fused confidence, in the order of `TwoPass.WEIGHTS`."""
     first = features.get("first_confidence")
-    snr = features.get("snr")
-    noisy = 1.0 if snr is not None and float(snr) < NOISY_SNR else 0.0
+    babble = 1.0 if noisy(features) else 0.0
     return [
         _logit(float(features.get("w_share", 0.0))),
         min(20.0, float(features.get("w_margin", 0.0))),
@@ -54,8 +59,8 @@ def fusion_inputs(features: dict[str, Any]) -> list[float]:
         1.0 if first is None else 0.0,  # no first pass (another language)
         max(-20.0, min(25.0, float(features.get("w_best", 0.0)))) / 10.0,
         min(5.0, float(features.get("w_outside", 0.0))),
-        noisy,  # other people talking (the first pass's snr): margins mean less
-        noisy * min(20.0, float(features.get("w_margin", 0.0))),
+        babble,  # other people talking (the first pass's snr): margins mean less
+        babble * min(20.0, float(features.get("w_margin", 0.0))),
     ]
 
 
@@ -177,9 +182,7 @@ class TwoPass:
             return heard
         samples = np.frombuffer(pcm, dtype=np.int16)
         # read with care when people talk over the vote, or when Whisper is alone
-        snr = first_features.get("snr")
-        careful = (snr is not None and float(snr) < NOISY_SNR) or \
-            self.first_for(grammar.lang) is None
+        careful = noisy(first_features) or self.first_for(grammar.lang) is None
         reading = self.backup.read(samples, grammar, hints=(heard.text,) if heard else (),
                                    careful=careful)
         if reading is None:

@@ -3,12 +3,10 @@ on real speech: a Piper vote with two espeak-ng talkers 10 dB under it."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from local_voice.denoise import spectral_gate
-from tests.voice_fixtures import speech
+from tests.voice_fixtures import vote_in_babble
 
 RATE = 16000
 
@@ -17,23 +15,8 @@ def _rms(x: np.ndarray) -> float:
     return float(np.sqrt(np.mean(x.astype(np.float64) ** 2)))
 
 
-def _vote_in_babble(folder: Path) -> tuple[np.ndarray, np.ndarray, slice]:
-    """(the mix, the vote alone, where the vote is) with 0.6 s of chatter either side."""
-    vote = speech(folder, "I vote for Tamsin", "piper").resampled(RATE).samples
-    lead = int(0.6 * RATE)
-    target = np.concatenate([np.zeros(lead), vote.astype(np.float64), np.zeros(lead)])
-    chatter = np.zeros_like(target)
-    for line, voice in [("why would the wolf accuse the baker", "en-us+f2"),
-                        ("can we go around the table one more time", "en-gb")]:
-        talker = speech(folder, line, voice).resampled(RATE).samples.astype(np.float64)
-        chatter += np.resize(talker / max(_rms(talker), 1.0), len(target))
-    gain = _rms(vote[np.abs(vote) > 300]) / _rms(chatter) / 10 ** 0.5
-    mix = np.clip(target + gain * chatter, -32768, 32767).astype(np.int16)
-    return mix, target, slice(lead, lead + len(vote))
-
-
 def test_the_gate_keeps_the_loudest_talker_and_quiets_the_chatter_around_them(tmp_path):
-    mix, target, where = _vote_in_babble(tmp_path)
+    mix, target, where = vote_in_babble(tmp_path, "I vote for Tamsin")
     gated = spectral_gate(mix, RATE)
     assert len(gated) == len(mix)
     before = slice(0, where.start)

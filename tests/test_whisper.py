@@ -25,7 +25,7 @@ from local_voice.whisper import (
     tiny_en_dir,
 )
 from speech.understanding import resolve_player
-from tests.voice_fixtures import padded, speech
+from tests.voice_fixtures import padded, speech, vote_in_babble
 
 NAMES = ["Tamsin", "Siobhan", "Xochitl", "Ignatius", "Aoife", "Niamh", "Saoirse", "Tadhg",
          "Oisin", "Eilidh", "Sam", "Ben", "Anna", "Mark", "Lucy", "Grace", "Oliver", "Henry",
@@ -332,23 +332,6 @@ def test_a_clip_sped_up_is_shorter_and_higher_by_the_same_factor():
     assert sped_up(tone, 1.0) is tone
 
 
-def _in_babble(folder: Path, text: str) -> Audio:
-    """`text` by Piper with two espeak-ng talkers 10 dB under it, over the whole clip."""
-    rate = 16000
-    vote = speech(folder, text, "piper").resampled(rate).samples.astype(np.float64)
-    lead = int(0.5 * rate)
-    target = np.concatenate([np.zeros(lead), vote, np.zeros(lead)])
-    chatter = np.zeros_like(target)
-    for line, voice in [("why would the wolf accuse the baker", "en-us+f2"),
-                        ("can we go around the table one more time", "en-gb")]:
-        talker = speech(folder, line, voice).resampled(rate).samples.astype(np.float64)
-        chatter += np.resize(talker / max(float(np.sqrt(np.mean(talker**2))), 1.0),
-                             len(target))
-    loud = vote[np.abs(vote) > 300]
-    gain = float(np.sqrt(np.mean(loud**2))) / float(np.sqrt(np.mean(chatter**2))) / 10**0.5
-    return Audio(np.clip(target + gain * chatter, -32768, 32767).astype(np.int16), rate)
-
-
 def test_in_babble_the_backup_probes_the_carriers_and_hears_the_vote_at_three_speeds(
         two_pass, wavs):
     """Other people talking (the first pass measures the babble): the back-up scores
@@ -356,8 +339,8 @@ def test_in_babble_the_backup_probes_the_carriers_and_hears_the_vote_at_three_sp
     the right player. A quiet English room never pays for the ensemble."""
     speeds = 1 + len(two_pass.backup.CAREFUL_SPEEDS)
     for text, player in [("I vote for Henry", "Henry"), ("my vote goes to Lucy", "Lucy")]:
-        hearing = understand_audio(_in_babble(wavs, text), two_pass, "en", NAMES,
-                                   EXPECT["vote"])
+        mix = Audio(vote_in_babble(wavs, text, lead=0.5)[0], 16000)
+        hearing = understand_audio(mix, two_pass, "en", NAMES, EXPECT["vote"])
         assert two_pass.last_path == "backup", text
         assert two_pass.last_features["snr"] < NOISY_SNR
         assert two_pass.last_features["w_speeds"] == speeds
