@@ -345,13 +345,15 @@ def snapshot(page: Page) -> dict:
 def check_pages(host: Page, phones: list[Phone]) -> None:
     """Each phone shows its own role card and nobody else's secret; the dead know it.
 
-    The host's page lets the narrator's time pass by itself, so the table may move on
-    (a call ends, the game ends) while the phones are read: then every page is synced
-    and read again, so that all of them are compared at one moment."""
+    The host's page lets the narrator's time pass by itself, and every phone polls on
+    its own, so the table may move on (a call ends, a death is told) while the pages are
+    read: they are read twice, and compared only when nothing changed between the two
+    readings (all at one moment); otherwise synced and read again."""
     for _ in range(5):
         table = snapshot(host)
         seen = {phone.name: snapshot(phone.page) for phone in phones}
-        if snapshot(host) == table:
+        if snapshot(host) == table and all(
+                snapshot(phone.page) == seen[phone.name] for phone in phones):
             break
         sync(host, phones, host)
     check_snapshots(table, seen, phones)

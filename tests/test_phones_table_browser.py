@@ -51,6 +51,7 @@ from tests.test_phones_browser import (
     phase_of,
     serve,
     submit_random_choice,
+    turn_form,
 )
 
 NAMES = ["Ana", "Ben", "Carla", "Dev", "Elif", "Farid", "Greta", "Hugo"]
@@ -145,6 +146,10 @@ def told(host: Page) -> dict[str, Any]:
     return host.evaluate(TOLD)
 
 
+# turns that answer no call: the dying hunter's shot, the dying sheriff's badge
+SETTLE_VERBS = ("shoot", "pass_badge")
+
+
 def last_wake(items: list[dict[str, Any]], lang: str) -> str | None:
     """The role the narrator called last tonight (None: none is called now)."""
     wakes = {line(lang, f"wake_{role}"): role for role in NIGHT_ORDER}
@@ -221,6 +226,7 @@ def test_the_host_phone_narrates_a_whole_game_and_every_phone_tells_it(
         host_press(host, "ReadyIntent")
 
         clock_seen = voted_seen = False
+        rereads = 0  # readings of the call and the turns that straddled a call's end
         for _ in range(MAX_STEPS):
             sync(pages)
             phase = phase_of(host)
@@ -258,7 +264,17 @@ def test_the_host_phone_narrates_a_whole_game_and_every_phone_tells_it(
             turns = [p for p in phones if has_turn(p.page)]
             if phase == "night":
                 called = last_wake(told(host)["items"], "en")
-                for phone in turns:
+                called_turns = [p for p in turns if turn_form(p.page).get_attribute(
+                    "data-verb") not in SETTLE_VERBS]
+                # the hunter's shot and the badge, at dawn, answer no call (the host's page
+                # may not show the settle yet when the phone does); a call that ended
+                # between reading the phones and the narrator's lines is read again, after
+                # a sync, a few times: a turn out of its call stays out of it and fails
+                if rereads < 3 and any(called != card_role(p) for p in called_turns):
+                    rereads += 1
+                    continue
+                rereads = 0
+                for phone in called_turns:
                     # a choice only while the narrator calls that role
                     assert called == card_role(phone), (phone.name, called, phone.role)
             if not turns:
