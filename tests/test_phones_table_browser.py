@@ -103,8 +103,13 @@ class Shots:
             return
         self.taken.add(name)
         page.evaluate("window.scrollTo(0, 0)")
-        if focus and page.locator(focus).count():
-            page.locator(focus).first.scroll_into_view_if_needed()
+        if focus:
+            # found and scrolled to in one step inside the page: the page replaces its
+            # live parts as it polls, and a locator resolved a moment before could be
+            # gone by the time it scrolled ("not attached to the DOM")
+            page.evaluate("""sel => { const e = document.querySelector(sel);
+                                      if (e) e.scrollIntoView({block: 'nearest'}); }""",
+                          focus)
         page.screenshot(path=str(self.folder / name))
 
 
