@@ -37,7 +37,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from local_voice.fusion import TwoPass, fusion_inputs
+from local_voice.fusion import TwoPass, fusion_inputs, noisy
 from local_voice.recognizers import (
     PocketSphinxRecognizer,
     Utterance,
@@ -58,7 +58,10 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = 1.0, steps: int = 3000) -> np.
     for _ in range(steps):
         p = 1 / (1 + np.exp(-z @ w))
         grad = z.T @ (p - y) + l2 * np.r_[w[:-1], 0]
-        hess = (z * (p * (1 - p))[:, None]).T @ z + l2 * np.diag(np.r_[np.ones(len(w) - 1), 0])
+        # (a whisper of a penalty on the intercept too: a small group that one feature
+        # separates perfectly would otherwise make the Hessian singular)
+        hess = (z * (p * (1 - p))[:, None]).T @ z + l2 * np.diag(
+            np.r_[np.ones(len(w) - 1), 1e-6])
         step = np.linalg.solve(hess, grad)
         w -= step
         if np.abs(step).max() < 1e-8:
@@ -101,7 +104,23 @@ def main() -> int:
                         help="--wrong for that group; default --wrong")
     parser.add_argument("--l2-careful", type=float, default=None,
                         help="--l2 for that group; default --l2")
+    parser.add_argument("--ps-weight", type=float, default=TwoPass.PS_WEIGHT,
+                        help="the first pass's second opinion on Whisper's best sentences "
+                        "(TwoPass.PS_WEIGHT), applied to the dump's readings")
+    parser.add_argument("--ps-floor", type=float, default=TwoPass.PS_FLOOR)
+    parser.add_argument("--ps-top", type=int, default=TwoPass.PS_TOP,
+                        help="how many of Whisper's best sentences the first pass scores "
+                        "(TwoPass.PS_TOP; at most what the dump was made with)")
+    parser.add_argument("--ps-quiet-only", choices=("yes", "no"),
+                        default="yes" if TwoPass.PS_QUIET_ONLY else "no",
+                        help="the second opinion only where nobody talks over the vote")
+    parser.add_argument("--outside-as-before", action="store_true",
+                        help="a reading both passes agree on may still be outside the "
+                        "grammar (before round 9)")
     args = parser.parse_args()
+    global AGREED_INSIDE, QUIET_ONLY
+    AGREED_INSIDE = not args.outside_as_before
+    QUIET_ONLY = args.ps_quiet_only == "yes"
     import voice_features
 
     paths = args.rows or [str(voice_features.DEFAULT_OUT)]
@@ -110,6 +129,9 @@ def main() -> int:
         with open(path, encoding="utf-8") as handle:
             rows += [json.loads(line) for line in handle]
     if args.fusion:
+        rows = [fused_row(_inside(_fewer_scored(r, args.ps_top)), args.ps_weight,
+                          args.ps_floor) for r in rows]
+        print_best_sentences(rows)
         return fit_fusion(rows, args.wrong, args.l2, args.run_below, args.check_above,
                           args.wrong_alone, args.l2_alone, args.careful,
                           args.wrong_careful, args.l2_careful)
@@ -155,8 +177,109 @@ def main() -> int:
     return 0
 
 
+def _meaning(text: str, player: str | None, nobody: bool) -> str:
+    """As local_voice.whisper._meaning, on a dumped candidate."""
+    if player is not None:
+        return f"player:{player}"
+    return "nobody" if nobody else f"text:{text}"
+
+
+def _fewer_scored(row: dict, top: int) -> dict:
+    """The dump's second opinion as if only the `top` best sentences (and the first
+    pass's reading) had been scored by the first pass."""
+    ps, scored = row.get("ps_scores"), row.get("w_scored")
+    if not ps or not scored:
+        return row
+    if top <= 0 or (QUIET_ONLY and noisy(row)):  # no second opinion (before round 9)
+        return {k: v for k, v in row.items() if not k.startswith("ps_")}
+    texts = [*list(dict.fromkeys(t for t, *_ in scored))[:top], row.get("first_text")]
+    return {**row, "ps_scores": {t: v for t, v in ps.items() if t in texts}}
+
+
+def fused_row(row: dict, weight: float, floor: float) -> dict:
+    """A dumped reading as the box would make it with the first pass's second opinion at
+    `weight` (TwoPass.second_opinion, fused_scores): the best sentence, its share and
+    margin, whether it is right, from the dump's every candidate (`w_scored`) and
+    PocketSphinx's scores of the best of them (`ps_scores`). Rows the back-up did not
+    decide, or dumped without the scores, are left as they are."""
+    import voice_accuracy as va
+
+    ps = row.get("ps_scores")
+    scored = row.get("w_scored")
+    if not ps or not scored or row.get("outside"):
+        return row
+    best, worst = max(ps.values()), min(ps.values())
+    values = np.array([v + weight * (ps.get(t, worst - floor) - best)
+                       for t, _, _, v in scored])
+    probs = np.exp(values - values.max())
+    probs /= probs.sum()
+    keys = [_meaning(t, p, nb) for t, p, nb, _ in scored]
+    top = int(np.argmax(values))
+    share = float(sum(p for k, p in zip(keys, probs, strict=True) if k == keys[top]))
+    rivals = [v for k, v in zip(keys, values, strict=True) if k != keys[top]]
+    text, player, nobody, _ = scored[top]
+    vote = player is not None or bool(nobody)
+    first = row.get("first_text")
+    first_key = next((_meaning(t, p, nb) for t, p, nb, _ in scored if t == first),
+                     f"text:{first}")
+    own = [ps[t] for (t, p, nb, _), k in zip(scored, keys, strict=True)
+           if k == keys[top] and t in ps]
+    others = [ps[t] for (t, p, nb, _), k in zip(scored, keys, strict=True)
+              if k != keys[top] and t in ps]
+    margin = (max(own) - max(others) if others else 10.0) if own else -10.0
+    return {**row, "ps_margin": margin, "w_share": share,
+            "w_margin": min(30.0, float(values[top] - max(rivals))) if rivals else 30.0,
+            "w_text": text, "text": text, "heard": player, "vote": vote,
+            "intent": "VoteIntent" if vote else row.get("intent"),
+            "right": vote and player == row["player"] and row["player"] != va.TALK,
+            "passes_agree": first is not None and first_key == keys[top]}
+
+
+def print_best_sentences(rows: list[dict]) -> None:
+    """How often the reading (Whisper's, or fused) names the intended player, per
+    condition, where the back-up read the vote: what any confidence can at most take."""
+    conditions = sorted({r["condition"] for r in rows})
+    for c in conditions:
+        mine = [r for r in rows if r["condition"] == c and r.get("w_scored")]
+        right = sum(bool(r["right"]) for r in mine)
+        print(f"  best sentence right {c:9}: {right}/{len(mine)}")
+
+
 def _outside(row: dict) -> bool:
-    return TwoPass.outside(row)
+    """Outside the grammar as the box judges it: Whisper's rule, unless both passes read
+    the same vote (TwoPass.decide)."""
+    return TwoPass.outside(row) and not (AGREED_INSIDE and _agreed(row))
+
+
+AGREED_INSIDE = True  # --outside-as-before: False
+QUIET_ONLY = TwoPass.PS_QUIET_ONLY  # the second opinion in a quiet room only
+
+
+def _agreed(row: dict) -> bool:
+    """The first pass's reading means what Whisper's best sentence means (from the
+    dump's candidates: also for rows dumped as outside, which carry no passes_agree)."""
+    if "passes_agree" in row:
+        return bool(row["passes_agree"])
+    scored, first = row.get("w_scored"), row.get("first_text")
+    if not scored or first is None:
+        return False
+    mine = next((_meaning(t, p, nb) for t, p, nb, _ in scored if t == first), None)
+    return mine == _meaning(*scored[0][:3])
+
+
+def _inside(row: dict) -> dict:
+    """A row dumped as outside the grammar that the box now keeps (both passes agree):
+    Whisper's best sentence as its reading."""
+    import voice_accuracy as va
+
+    if not row.get("outside") or _outside(row) or not row.get("w_scored") or \
+            not AGREED_INSIDE:
+        return row
+    text, player, nobody, _ = row["w_scored"][0]
+    vote = player is not None or bool(nobody)
+    return {**row, "outside": False, "text": text, "heard": player, "vote": vote,
+            "intent": "VoteIntent" if vote else None, "passes_agree": True,
+            "right": vote and player == row["player"] and row["player"] != va.TALK}
 
 
 def _reread(row: dict) -> dict:

@@ -311,6 +311,69 @@ def test_the_backup_also_decides_on_the_live_path(two_pass, wavs):
     assert two_pass.last_path == "backup"
 
 
+def test_the_first_pass_gives_its_own_score_to_the_sentences_whisper_proposes(two_pass,
+                                                                              wavs):
+    """The first pass's second opinion (`sentence_scores`): the same audio decoded under
+    each proposed sentence alone. The sentence that was said fits far better than the
+    same carrier with another name; the scores are the same when asked again; and the
+    box hears the next vote exactly as it would have without the second opinion."""
+    first = two_pass.first
+    audio = padded(speech(wavs, "I vote for Oliver", "en-us+m3"), 0.4, 0.4)
+    pcm = audio.resampled(16000).samples.tobytes()
+    texts = ["i vote for oliver", "i vote for emma", "i vote for ben", "i vote for henry"]
+    scores = first.sentence_scores(pcm, texts)
+    assert set(scores) <= set(texts) and "i vote for oliver" in scores, scores
+    others = [v for t, v in scores.items() if t != "i vote for oliver"]
+    assert not others or scores["i vote for oliver"] > max(others) + 1.0, scores
+    assert first.sentence_scores(pcm, texts) == scores
+    grammar = build_grammar("en", EXPECT["vote"], NAMES)
+    vote = padded(speech(wavs, "I vote for Tamsin", "piper"), 0.4, 0.4)
+    vote_pcm = vote.resampled(16000).samples.tobytes()
+    before = first.recognize(vote_pcm, grammar)
+    first.sentence_scores(pcm, texts)
+    after = first.recognize(vote_pcm, grammar)
+    assert (after.text, after.confidence) == (before.text, before.confidence)
+
+
+def test_the_backup_reading_carries_the_first_pass_second_opinion(two_pass, wavs):
+    """Where the back-up decides, Whisper's best sentences (and the first pass's own
+    reading) are scored by PocketSphinx too; with a weight, those scores move the
+    reading (`fused_scores`): a sentence PocketSphinx finds far worse loses its lead."""
+    from local_voice.fusion import TwoPass, fused_scores
+    from local_voice.whisper import Candidate
+
+    audio = padded(speech(wavs, "Oisin", "en-us+m3"), 0.4, 0.4)
+    understand_audio(audio, two_pass, "en", NAMES, EXPECT["vote"])
+    assert two_pass.last_path == "backup"
+    features = two_pass.last_features
+    scored = features["ps_scores"]
+    assert scored and len(scored) <= TwoPass.PS_TOP + 1
+    texts = {c.text for c, _ in two_pass.backup.last_reading.scored}
+    assert set(scored) <= texts, (scored, texts)
+    a, b = Candidate("Ana", "ana", "Ana"), Candidate("Ben", "ben", "Ben")
+    fused = fused_scores([(a, 2.0), (b, 1.0)], {"ana": -3.0, "ben": 0.0}, 0.5, 1.0)
+    assert fused == {a: 2.0 - 1.5, b: 1.0}
+    # a sentence it could not fit at all is taken as under the worst it could
+    fused = fused_scores([(a, 2.0), (b, 1.0)], {"ben": 0.0}, 0.5, 1.0)
+    assert fused == {a: 2.0 - 0.5, b: 1.0}
+
+
+def test_a_name_both_passes_read_alike_is_not_table_talk(two_pass, wavs):
+    """Whisper prefers its own transcript of some bare names to every sentence of the
+    grammar (its rule alone would call them talk outside the grammar); when the first
+    pass read the same vote, it is a reading, not table talk (round 9: 8 such names on
+    the bench, no line of table talk). Here the box asks "Did you say Niamh?" instead of
+    not hearing anything."""
+    from local_voice.fusion import TwoPass
+
+    audio = padded(speech(wavs, "Niamh", "en-gb"), 0.4, 0.4)
+    hearing = understand_audio(audio, two_pass, "en", NAMES, EXPECT["vote"])
+    features = two_pass.last_features
+    assert two_pass.last_path == "backup" and not features.get("outside"), features
+    assert TwoPass.outside(features, alone=False)  # what Whisper's rule alone says
+    assert features["passes_agree"] and hearing.player == "Niamh", hearing
+
+
 def test_silence_and_table_talk_stay_unheard_with_the_backup(two_pass, wavs):
     quiet = Audio.silence(1.5)
     assert understand_audio(quiet, two_pass, "en", NAMES, EXPECT["vote"]).intent is None
