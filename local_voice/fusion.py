@@ -217,7 +217,6 @@ class TwoPass:
         if reading is None:
             self.last_path = "first"
             return heard
-        ps = self.second_scores(reading, heard, pcm, grammar)
         # both passes reading the same vote is never table talk: on round 9's bench, 8
         # bare names ("Saoirse", "Mark", "Oisin") whose transcript Whisper preferred to
         # every sentence were read alike by both passes, and none of the 24 lines of
@@ -232,18 +231,29 @@ class TwoPass:
                                   "first_confidence": heard.confidence if heard else None,
                                   "first_text": heard.text if heard else None}
             return None
-        reading = self.second_opinion(reading, ps)
+        # the first pass's second opinion, where the fused confidence will decide (a
+        # checked answer does not need it: Whisper found nothing the first pass cannot
+        # hear; with a PS_WEIGHT the second opinion could change that reading)
+        if self.PS_WEIGHT or not self._checks(heard, agreed, reading, grammar):
+            reading = self.second_opinion(reading, self.second_scores(reading, heard, pcm,
+                                                                      grammar))
         agree = heard is not None and _reading_of(heard.text, reading) == _meaning(reading.best)
         features = {**first_features, **reading.features, "passes_agree": agree,
                     "first_confidence": heard.confidence if heard is not None else None,
                     "first_text": heard.text if heard is not None else None}
         self.last_features = features
-        if heard is not None and heard.confidence >= self.CHECK_ABOVE and (
-                agree or not self.backup._bare_number(grammar.lang, reading.best)):
+        if self._checks(heard, agree, reading, grammar):
             self.last_path = "checked"  # Whisper found nothing the first pass cannot hear
             return heard
         self.last_path = "backup"
         return Recognized(reading.best.text, self.confidence(features))
+
+    def _checks(self, heard: Recognized | None, agree: bool, reading: Reading,
+                grammar: Grammar) -> bool:
+        """The first pass is fairly sure (CHECK_ABOVE) and Whisper heard nothing it cannot
+        hear (the same vote, or no seat number said alone): its answer stands."""
+        return heard is not None and heard.confidence >= self.CHECK_ABOVE and (
+            agree or not self.backup._bare_number(grammar.lang, reading.best))
 
     def second_scores(self, reading: Reading, heard: Recognized | None, pcm: bytes,
                       grammar: Grammar) -> dict[str, float]:

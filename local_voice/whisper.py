@@ -27,7 +27,7 @@ import math
 import os
 import threading
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -411,6 +411,7 @@ class WhisperRecognizer:
         self.spellings: dict[str, list[str]] = {}  # player -> spellings heard in clips
         self.last_features: dict[str, float] = {}
         self.last_reading: Reading | None = None
+        self._candidates: dict[tuple, tuple] = {}
 
     # the Recognizer protocol
 
@@ -479,7 +480,22 @@ class WhisperRecognizer:
                                                    list[tuple[str, str, str]]]:
         """The grammar as (template said, template text) pairs with a `{}` for the
         player, the sentences without a player, and (form said, form text, player) for
-        every way to say a player (names, enrolled spellings, seat numbers)."""
+        every way to say a player (names, enrolled spellings, seat numbers). Worked out
+        once per grammar and enrolled spellings: reading every carrier with the matcher
+        was a fifth of a vote's reading (round 9, py-spy)."""
+        key = (grammar.lang, tuple(grammar.names), tuple(grammar.templates),
+               tuple((p, tuple(v)) for p, v in sorted(self.spellings.items())))
+        made = self._candidates.get(key)
+        if made is None:
+            if len(self._candidates) > 32:  # a long-running box meets many tables
+                self._candidates.clear()
+            made = self._candidates[key] = self._candidates_of(grammar)
+        templates, plain, forms = made
+        return list(templates), list(plain), list(forms)
+
+    def _candidates_of(self, grammar: object) -> tuple[list[tuple[str, str]],
+                                                      list[Candidate],
+                                                      list[tuple[str, str, str]]]:
         from local_voice.grammar import PLAYER, player_forms, words_of
         from speech.understanding import Understanding
 
@@ -740,20 +756,26 @@ def _is_number_form(lang: str, text: str) -> bool:
 
 
 def _number_of(lang: str, text: str) -> int | None:
+    return _number_word(lang, text.split()[-1]) if text.split() else None
+
+
+@lru_cache(maxsize=4096)
+def _number_word(lang: str, word: str) -> int | None:
+    """parse_number, remembered: every read asks it of the same few hundred forms (a
+    seventh of a vote's reading on round 9's machine)."""
     from speech.understanding import parse_number
 
-    return parse_number(lang, text.split()[-1]) if text.split() else None
+    return parse_number(lang, word)
 
 
 def _numbers_in(lang: str, heard: str) -> set[int]:
     """The seat numbers a transcript mentions (as digits or words)."""
     import re
 
-    from speech.understanding import parse_number
 
     found = {int(d) for d in re.findall(r"\d+", heard)}  # "c6": seat 6
     for word in heard.split():
-        number = parse_number(lang, word)
+        number = _number_word(lang, word)
         if number is not None:
             found.add(number)
     return found
