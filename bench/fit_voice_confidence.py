@@ -37,12 +37,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from local_voice.fusion import TwoPass, fusion_inputs, noisy
+from local_voice.fusion import TwoPass, fused_scores, fusion_inputs, noisy, ps_margin
 from local_voice.recognizers import (
     PocketSphinxRecognizer,
     Utterance,
     confidence_inputs,
 )
+from local_voice.whisper import Candidate, _meaning
 
 
 def _matrix(rows: list[dict]) -> np.ndarray:
@@ -177,11 +178,30 @@ def main() -> int:
     return 0
 
 
-def _meaning(text: str, player: str | None, nobody: bool) -> str:
-    """As local_voice.whisper._meaning, on a dumped candidate."""
-    if player is not None:
-        return f"player:{player}"
-    return "nobody" if nobody else f"text:{text}"
+def _candidates(row: dict) -> list[tuple[Candidate, float]]:
+    """The dump's every scored candidate (`w_scored`), best first, as the box had them.
+    The dump keeps what each means (`text`), not how Whisper was asked it (`said`): an
+    enrolled spelling ("I vote for Shivon") and the name ("I vote for Siobhan") share a
+    text, so each gets its place in the list as its `said`, to stay a candidate of its
+    own."""
+    return [(Candidate(str(k), t, p, bool(nb)), v)
+            for k, (t, p, nb, v) in enumerate(row.get("w_scored") or [])]
+
+
+def _first_meaning(row: dict, scored: list[tuple[Candidate, float]]) -> str:
+    """What the first pass's reading means, in the back-up's terms (fusion._reading_of)."""
+    first = row.get("first_text")
+    return next((_meaning(c) for c, _ in scored if c.text == first), f"text:{first}")
+
+
+def _read_as(row: dict, best: Candidate) -> dict:
+    """The row with `best` as the box's reading of it."""
+    import voice_accuracy as va
+
+    vote = best.player is not None or best.nobody
+    return {**row, "w_text": best.text, "text": best.text, "heard": best.player,
+            "vote": vote, "intent": "VoteIntent" if vote else row.get("intent"),
+            "right": vote and best.player == row["player"] and row["player"] != va.TALK}
 
 
 def _fewer_scored(row: dict, top: int) -> dict:
@@ -198,41 +218,30 @@ def _fewer_scored(row: dict, top: int) -> dict:
 
 def fused_row(row: dict, weight: float, floor: float) -> dict:
     """A dumped reading as the box would make it with the first pass's second opinion at
-    `weight` (TwoPass.second_opinion, fused_scores): the best sentence, its share and
-    margin, whether it is right, from the dump's every candidate (`w_scored`) and
-    PocketSphinx's scores of the best of them (`ps_scores`). Rows the back-up did not
+    `weight` (TwoPass.second_opinion: fused_scores, ps_margin): the best sentence, its
+    share and margin, whether it is right, from the dump's every candidate (`w_scored`)
+    and PocketSphinx's scores of the best of them (`ps_scores`). Rows the back-up did not
     decide, or dumped without the scores, are left as they are."""
-    import voice_accuracy as va
-
     ps = row.get("ps_scores")
-    scored = row.get("w_scored")
+    scored = _candidates(row)
     if not ps or not scored or row.get("outside"):
         return row
-    best, worst = max(ps.values()), min(ps.values())
-    values = np.array([v + weight * (ps.get(t, worst - floor) - best)
-                       for t, _, _, v in scored])
+    fused = fused_scores(scored, ps, weight, floor)
+    cands = list(fused)
+    values = np.array([fused[c] for c in cands])
     probs = np.exp(values - values.max())
     probs /= probs.sum()
-    keys = [_meaning(t, p, nb) for t, p, nb, _ in scored]
-    top = int(np.argmax(values))
-    share = float(sum(p for k, p in zip(keys, probs, strict=True) if k == keys[top]))
-    rivals = [v for k, v in zip(keys, values, strict=True) if k != keys[top]]
-    text, player, nobody, _ = scored[top]
-    vote = player is not None or bool(nobody)
-    first = row.get("first_text")
-    first_key = next((_meaning(t, p, nb) for t, p, nb, _ in scored if t == first),
-                     f"text:{first}")
-    own = [ps[t] for (t, p, nb, _), k in zip(scored, keys, strict=True)
-           if k == keys[top] and t in ps]
-    others = [ps[t] for (t, p, nb, _), k in zip(scored, keys, strict=True)
-              if k != keys[top] and t in ps]
-    margin = (max(own) - max(others) if others else 10.0) if own else -10.0
-    return {**row, "ps_margin": margin, "w_share": share,
-            "w_margin": min(30.0, float(values[top] - max(rivals))) if rivals else 30.0,
-            "w_text": text, "text": text, "heard": player, "vote": vote,
-            "intent": "VoteIntent" if vote else row.get("intent"),
-            "right": vote and player == row["player"] and row["player"] != va.TALK,
-            "passes_agree": first is not None and first_key == keys[top]}
+    best = cands[int(np.argmax(values))]
+    keys = [_meaning(c) for c in cands]
+    mine = _meaning(best)
+    share = float(sum(p for k, p in zip(keys, probs, strict=True) if k == mine))
+    rivals = [v for k, v in zip(keys, values, strict=True) if k != mine]
+    ordered = sorted(fused.items(), key=lambda x: -x[1])
+    return {**_read_as(row, best), "ps_margin": ps_margin(ordered, ps, best),
+            "w_share": share,
+            "w_margin": min(30.0, float(values.max() - max(rivals))) if rivals else 30.0,
+            "passes_agree": row.get("first_text") is not None
+            and _first_meaning(row, scored) == mine}
 
 
 def print_best_sentences(rows: list[dict]) -> None:
@@ -260,26 +269,20 @@ def _agreed(row: dict) -> bool:
     dump's candidates: also for rows dumped as outside, which carry no passes_agree)."""
     if "passes_agree" in row:
         return bool(row["passes_agree"])
-    scored, first = row.get("w_scored"), row.get("first_text")
-    if not scored or first is None:
+    scored = _candidates(row)
+    if not scored or row.get("first_text") is None:
         return False
-    mine = next((_meaning(t, p, nb) for t, p, nb, _ in scored if t == first), None)
-    return mine == _meaning(*scored[0][:3])
+    return _first_meaning(row, scored) == _meaning(scored[0][0])
 
 
 def _inside(row: dict) -> dict:
     """A row dumped as outside the grammar that the box now keeps (both passes agree):
     Whisper's best sentence as its reading."""
-    import voice_accuracy as va
-
     if not row.get("outside") or _outside(row) or not row.get("w_scored") or \
             not AGREED_INSIDE:
         return row
-    text, player, nobody, _ = row["w_scored"][0]
-    vote = player is not None or bool(nobody)
-    return {**row, "outside": False, "text": text, "heard": player, "vote": vote,
-            "intent": "VoteIntent" if vote else None, "passes_agree": True,
-            "right": vote and player == row["player"] and row["player"] != va.TALK}
+    return {**_read_as(row, _candidates(row)[0][0]), "outside": False,
+            "passes_agree": True}
 
 
 def _reread(row: dict) -> dict:

@@ -272,7 +272,6 @@ class TwoPass:
             top.append(heard.text)  # the first pass's own reading always has its say
         ps = score(pcm, top)
         reading.features["ps_scores"] = ps  # type: ignore[assignment]
-        reading.features["ps_frames"] = float(getattr(first, "last_scored_frames", 0))
         return ps
 
     def second_opinion(self, reading: Reading, ps: dict[str, float]) -> Reading:
@@ -357,8 +356,8 @@ def fused_scores(scored: list[tuple[Candidate, float]], ps: dict[str, float],
 def ps_margin(scored: list[tuple[Candidate, float]], ps: dict[str, float],
               best: Candidate) -> float:
     """The first pass's score of the reading's best sentence against the best sentence
-    it scored that means something else (per frame; its floor when it could fit the
-    reading's or no rival's)."""
+    it scored that means something else, per frame: -10 when it could fit no sentence
+    of the reading, 10 when it could fit no rival."""
     mine = _meaning(best)
     own = [ps[c.text] for c, _ in scored if c.text in ps and _meaning(c) == mine]
     rivals = [ps[c.text] for c, _ in scored if c.text in ps and _meaning(c) != mine]

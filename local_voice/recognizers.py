@@ -329,12 +329,7 @@ class PocketSphinxRecognizer:
         # the audio as the first pass decoded it: in babble the talker's span, gated
         utterance = Utterance(self, "", batch=True)
         utterance.feed(pcm)
-        span = utterance.speech_span()
-        if span is not None:
-            audio = utterance._gated()[span[0] * Utterance.FRAME : span[1] * Utterance.FRAME]
-            warp = self.noisy_warp
-        else:
-            audio, warp = b"".join(utterance._whole), self.warp
+        audio, warp, _ = utterance.talker() or (b"".join(utterance._whole), self.warp, 0)
         if not audio:
             return {}
         audio = with_noise_floor(audio)
@@ -351,7 +346,6 @@ class PocketSphinxRecognizer:
             hyp = self.decoder.hyp()
             if hyp is not None and hyp.hypstr:
                 scores[text] = self._log(hyp.best_score) / max(self.decoder.n_frames(), 1)
-        self.last_scored_frames = self.decoder.n_frames()
         return scores
 
     def confidence(self, features: dict) -> float:
@@ -513,28 +507,30 @@ class Utterance:
             self._result = (self._conclude(),)
         return self._result[0]
 
-    def _end_search(self) -> None:
-        """End both searches; decode again what has to be (a recording, speech that went
-        on after `settle`, or in babble the talker's own span)."""
-        owner = self.owner
+    def talker(self) -> tuple[bytes, float, int] | None:
+        """In babble, the talker's own span (`speech_span`) with the chatter gated out
+        (the whole utterance as its noise sample), the warp it is decoded with and the
+        frames left out before it; None in a quiet room."""
         span = self.speech_span()
+        if span is None:
+            return None
+        return (self._gated()[span[0] * self.FRAME : span[1] * self.FRAME],
+                self.owner.noisy_warp, span[0])
+
+    def _conclude(self) -> Recognized | None:
+        owner = self.owner
+        talker = self.talker()
         if self._started and not self._ended:
             owner.decoder.end_utt()
             owner.loop.end_utt()
             self._ended = True
-        if span is not None:
+        if talker is not None:
             # decoded again over the talker's own span only (in babble the streamed pass
-            # is thrown away: a second search, but only when other people are talking),
-            # the chatter gated out first, the whole utterance as its noise sample
-            pcm = self._gated()[span[0] * self.FRAME : span[1] * self.FRAME]
-            self._skip = span[0]
-            self._batch(pcm, owner.noisy_warp)
+            # is thrown away: a second search, but only when other people are talking)
+            pcm, warp, self._skip = talker
+            self._batch(pcm, warp)
         elif (self.batch or self._dirty) and self._whole:
             self._batch(b"".join(self._whole))
-
-    def _conclude(self) -> Recognized | None:
-        owner = self.owner
-        self._end_search()
         if not self._fed:
             return None
         hyp = owner.decoder.hyp()

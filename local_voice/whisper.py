@@ -772,7 +772,6 @@ def _numbers_in(lang: str, heard: str) -> set[int]:
     """The seat numbers a transcript mentions (as digits or words)."""
     import re
 
-
     found = {int(d) for d in re.findall(r"\d+", heard)}  # "c6": seat 6
     for word in heard.split():
         number = _number_word(lang, word)
