@@ -118,6 +118,8 @@ def main() -> int:
     parser.add_argument("--whisper", default="tiny.en", help="the back-up (none: without)")
     parser.add_argument("--babble", action="store_true",
                         help="other people talking under every vote (the noisy path)")
+    parser.add_argument("--each", action="store_true",
+                        help="print every utterance: its path and where its time went")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="wolfvillage-lat-"))
     recognizer = make_recognizer("pocketsphinx", whisper_model=None if args.whisper == "none"
@@ -214,6 +216,12 @@ def main() -> int:
             paths.append(getattr(recognizer, "last_path", "first") or "first")
             rows.append((1000 * (t1 - t0), 1000 * (t2 - t1), 1000 * (t3 - t2),
                          1000 * (t3 - t0)))
+            if args.each:
+                print(f"{_text!r}: {paths[-1]}, heard {heard.player or heard.intent} "
+                      f"({heard.confidence:.2f}); at the pause hint "
+                      f"{1000 * settled[-1] if settled else 0:.0f} ms, counted "
+                      f"{rows[-1][0]:.0f} + narrator {rows[-1][1]:.0f} + audio "
+                      f"{rows[-1][2]:.0f} = {rows[-1][3]:.0f} ms", flush=True)
     hear = [r[0] for r in rows]
     total = [r[3] for r in rows]
     print(f"name lines synthesised in the background at game start: {prepare_s:.1f} s "

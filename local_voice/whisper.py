@@ -9,9 +9,11 @@ issue's measured recipe does:
    encoded once (`Whisper.encode`);
 2. a cheap free transcript (greedy `generate` on the same encoder output) picks the
    likeliest carriers and names (`cut`), so that only a few dozen sentences are scored;
-3. `Whisper.align` gives each candidate's token probabilities; a candidate's score is the
-   sum of their logs (the end of text included) minus the same candidate's score on
-   silence: what the audio adds to the decoder's own liking for that sentence;
+3. each candidate's token probabilities (the decoder in NumPy over the candidates'
+   prefix tree, `whisper_decoder.TreeDecoder`: `Whisper.align`'s scores, computed once
+   per shared beginning); a candidate's score is the sum of their logs minus the same
+   candidate's score on silence: what the audio adds to the decoder's own liking for
+   that sentence;
 4. a softmax over the candidates (temperature `TEMPERATURE`), summed per player: the best
    player and its share of the probability are the reading and its confidence.
 
@@ -31,6 +33,8 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 import numpy as np
+
+from local_voice.whisper_decoder import TreeDecoder
 
 SAMPLE_RATE = 16000
 N_FFT, HOP = 400, 160
@@ -205,11 +209,17 @@ class WhisperScorer:
     path: Path
     compute_type: str = "int8"
     threads: int = 2
+    # how sentences are scored: "tree", the decoder in NumPy over the sentences' prefix
+    # tree (whisper_decoder.py: the same scores, 6-8 times faster on an AVX2 CPU), or
+    # "align", CTranslate2's `Whisper.align` on each sentence (kept to check the other)
+    scoring: str = "tree"
     model: object = field(init=False, repr=False)
     _silence: dict[tuple[str, str], float] = field(default_factory=dict, repr=False)
-    _quiet: tuple[object, int] | None = field(default=None, repr=False)
-    BATCH = 32  # sentences aligned at once, at most
+    _quiet: tuple[object, int, list | None] | None = field(default=None, repr=False)
+    BATCH = 32  # sentences aligned at once, at most (align)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    # the last utterance's cross-attention memory (tree): a read scores it 2-3 times
+    _memory: tuple[object, list] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         import ctranslate2
@@ -223,6 +233,10 @@ class WhisperScorer:
         self.multilingual = bool(self.model.is_multilingual)
         self.n_mels = int(getattr(self.model, "n_mels", 80) or 80)
         self.eot = self._token("<|endoftext|>")
+        if self.scoring not in ("tree", "align"):
+            raise ValueError(f"unknown Whisper scoring {self.scoring!r}: tree or align")
+        self.decoder = TreeDecoder(self.path / "model.bin", self.eot) \
+            if self.scoring == "tree" else None
 
     def _token(self, text: str) -> int:
         ident = self.tokenizer.token_to_id(text)
@@ -283,6 +297,11 @@ class WhisperScorer:
 
         if not texts:
             return []
+        if self.decoder is not None:
+            start, sequences = self._sequences(lang, texts, end)
+            with self._lock:
+                return self.decoder.log_probs(self._memory_of(encoded), sequences,
+                                              len(start))
         if len(texts) > self.BATCH:
             # in batches: the box's warm-up scores some 270 sentences at once, and one
             # batch of them took the box's peak from about 580 MB to 780 (box_memory.py)
@@ -299,31 +318,77 @@ class WhisperScorer:
         return [float(np.sum(np.log(np.maximum(r.text_token_probs, 1e-12))))
                 for r in results]
 
-    def silence_log_probs(self, lang: str, texts: list[str], end: bool = True
-                          ) -> list[float]:
-        """Each text's log probability on a second of silence: the decoder's own liking
-        for that sentence, which the audio's evidence is measured against. Cached."""
+    def _sequences(self, lang: str, texts: list[str], end: bool
+                   ) -> tuple[list[int], list[list[int]]]:
+        """The token sequences `align` would score for `texts` (the tree decoder's): it
+        puts <|notimestamps|> after the start (whisper_decoder's docstring)."""
+        start = [*self.start(lang), self._token("<|notimestamps|>")]
+        return start, [[*start, *self.tokens(t), *([self.eot] if end else [])]
+                       for t in texts]
+
+    def _memory_of(self, encoded: object) -> list:
+        """The tree decoder's cross-attention memory of `encoded` (the last one kept: a
+        read scores its utterance two or three times). Called holding the lock."""
+        if self._memory is None or self._memory[0] is not encoded:
+            self._memory = (encoded, self.decoder.memory(np.asarray(encoded)))
+        return self._memory[1]
+
+    def _silence_keys(self, lang: str, texts: list[str], end: bool
+                      ) -> tuple[list[str], list[tuple[str, str]]]:
+        """The cache keys of `texts` on silence, and the (key, text) not cached yet."""
         # a beginning (end=False) is cached apart from the whole sentence
         keys = texts if end else [f"{t}\x00" for t in texts]
         todo = [(k, t) for k, t in dict.fromkeys(zip(keys, texts, strict=True))
                 if (lang, k) not in self._silence]
+        return keys, todo
+
+    def _quiet_audio(self) -> tuple[object, int]:
+        """A second of silence (faint noise), encoded once: what sentences are scored on
+        to measure the decoder's own liking for them."""
+        if self._quiet is None:
+            quiet = np.random.default_rng(7).normal(0.0, 40.0, SAMPLE_RATE).astype(np.int16)
+            encoded = self.encode(quiet)
+            memory = self.decoder.memory(np.asarray(encoded)) if self.decoder else None
+            self._quiet = (encoded, log_mel(quiet, self.n_mels).shape[1], memory)
+        return self._quiet
+
+    def silence_log_probs(self, lang: str, texts: list[str], end: bool = True
+                          ) -> list[float]:
+        """Each text's log probability on a second of silence: the decoder's own liking
+        for that sentence, which the audio's evidence is measured against. Cached."""
+        keys, todo = self._silence_keys(lang, texts, end)
         if todo:
-            if self._quiet is None:  # the second of silence, encoded once
-                quiet = np.random.default_rng(7).normal(0.0, 40.0, SAMPLE_RATE).astype(
-                    np.int16)
-                self._quiet = (self.encode(quiet), log_mel(quiet, self.n_mels).shape[1])
-            encoded, frames = self._quiet
+            encoded, frames, _ = self._quiet_audio()
             values = self.log_probs(encoded, frames, lang, [t for _, t in todo], end)
             for (key, _), value in zip(todo, values, strict=True):
                 self._silence[(lang, key)] = value
         return [self._silence[(lang, k)] for k in keys]
 
+    def against_silence(self, encoded: object, frames: int, lang: str, texts: list[str],
+                        end: bool = True) -> tuple[list[float], list[float]]:
+        """`log_probs` of `texts` under the audio and on silence (`silence_log_probs`).
+        With the tree decoder, the sentences not yet scored on silence go into the same
+        tree as the audio's: one pass of the model instead of two."""
+        keys, todo = self._silence_keys(lang, texts, end)
+        if self.decoder is None or not todo or not texts:
+            return (self.log_probs(encoded, frames, lang, texts, end),
+                    self.silence_log_probs(lang, texts, end))
+        start, heard_seqs = self._sequences(lang, texts, end)
+        quiet_seqs = self._sequences(lang, [t for _, t in todo], end)[1]
+        quiet_memory = self._quiet_audio()[2]
+        with self._lock:
+            heard, quiet = self.decoder.log_probs_of(
+                [(self._memory_of(encoded), heard_seqs), (quiet_memory, quiet_seqs)],
+                len(start))
+        for (key, _), value in zip(todo, quiet, strict=True):
+            self._silence[(lang, key)] = value
+        return heard, [self._silence[(lang, k)] for k in keys]
+
     def score(self, samples: np.ndarray, lang: str, texts: list[str],
               encoded: object | None = None) -> list[float]:
         frames = log_mel(samples, self.n_mels).shape[1]
         encoded = self.encode(samples) if encoded is None else encoded
-        heard = self.log_probs(encoded, frames, lang, texts)
-        quiet = self.silence_log_probs(lang, texts)
+        heard, quiet = self.against_silence(encoded, frames, lang, texts)
         return [h - q for h, q in zip(heard, quiet, strict=True)]
 
 
@@ -405,8 +470,10 @@ class WhisperRecognizer:
     CAREFUL_TOP = 12
 
     def __init__(self, model: str | Path = TINY_EN, threads: int = 2,
-                 compute_type: str = "int8", data_dir: Path | None = None):
-        self.scorer = WhisperScorer(model_dir(str(model), data_dir), compute_type, threads)
+                 compute_type: str = "int8", data_dir: Path | None = None,
+                 scoring: str = "tree"):
+        self.scorer = WhisperScorer(model_dir(str(model), data_dir), compute_type, threads,
+                                    scoring)
         self.multilingual = self.scorer.multilingual
         self.spellings: dict[str, list[str]] = {}  # player -> spellings heard in clips
         self.last_features: dict[str, float] = {}
@@ -653,16 +720,14 @@ class WhisperRecognizer:
         are): the decoder reads a carrier's words the same whatever name follows."""
         prefixed = _prefixes(templates)
         texts = [p for _, p in prefixed]
-        heard = self.scorer.log_probs(encoded, frames, lang, texts, end=False)
-        quiet = self.scorer.silence_log_probs(lang, texts, end=False)
+        heard, quiet = self.scorer.against_silence(encoded, frames, lang, texts, end=False)
         return {t: h - self.PRIOR * q for (t, _), h, q in zip(prefixed, heard, quiet,
                                                             strict=True)}
 
     def _scores(self, encoded: object, frames: int, lang: str,
                 cands: list[Candidate]) -> list[float]:
         texts = [c.said for c in cands]
-        heard = self.scorer.log_probs(encoded, frames, lang, texts)
-        quiet = self.scorer.silence_log_probs(lang, texts)
+        heard, quiet = self.scorer.against_silence(encoded, frames, lang, texts)
         return [h - self.PRIOR * q - (self.BARE_NUMBER if self._bare_number(lang, c) else 0.0)
                 for h, q, c in zip(heard, quiet, cands, strict=True)]
 

@@ -1,0 +1,126 @@
+"""Whisper's decoder in NumPy over a prefix tree of sentences (local_voice.whisper_decoder):
+the same scores as CTranslate2's own `Whisper.align`, on the real models and real speech,
+for the English tiny.en and the multilingual base, in one tree or in parts."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from local_voice.voices import EspeakVoice
+from local_voice.whisper import WhisperScorer, log_mel, model_dir, tiny_en_dir
+from local_voice.whisper_decoder import END_OF_TEXT, TreeDecoder, Trie, read_decoder
+from tests.voice_fixtures import padded
+
+NAMES = ["Tamsin", "Siobhan", "Xochitl", "Ignatius", "Aoife", "Niamh", "Saoirse", "Tadhg",
+         "Oisin", "Eilidh", "Sam", "Ben", "Anna", "Mark", "Lucy", "Grace", "Oliver", "Henry",
+         "Emma", "Jack"]
+
+
+def _clip(text: str, lang: str, variant: str = "") -> np.ndarray:
+    audio = EspeakVoice(lang, variant).synthesize(text).resampled(16000)
+    return padded(audio, 0.3, 1.0).samples
+
+
+def _both(path: Path, samples: np.ndarray, lang: str, texts: list[str], end: bool = True
+          ) -> tuple[list[float], list[float]]:
+    """Each text scored by `align` (float32, so that no quantisation differs) and by the
+    tree, on the same encoder output."""
+    align = WhisperScorer(path, compute_type="float32", scoring="align")
+    tree = WhisperScorer(path, compute_type="float32", scoring="tree")
+    encoded = align.encode(samples)
+    frames = log_mel(samples, align.n_mels).shape[1]
+    return (align.log_probs(encoded, frames, lang, texts, end),
+            tree.log_probs(encoded, frames, lang, texts, end))
+
+
+def test_the_tree_gives_aligns_scores_for_a_vote_in_english():
+    samples = _clip("I vote for Oliver", "en", "m7")
+    texts = [f"{carrier} {name}" for carrier in ("I vote for", "Vote for", "My vote goes to")
+             for name in NAMES] + NAMES + ["Nobody", "Skip", "Seat 3", "I vote for number 12"]
+    want, got = _both(tiny_en_dir(), samples, "en", texts)
+    assert np.allclose(want, got, atol=2e-3), max(abs(a - b) for a, b in zip(want, got,
+                                                                              strict=True))
+    # and it is still a reading: in the carrier said, the name said scores best
+    assert NAMES[int(np.argmax(got[: len(NAMES)]))] == "Oliver"
+
+
+def test_the_tree_gives_aligns_scores_for_a_beginning_in_german(tmp_path_factory):
+    base = model_dir("base", tmp_path_factory.mktemp("models"))
+    samples = _clip("ich stimme für Anna", "de")
+    texts = ["ich stimme für", "ich wähle", "meine Stimme geht an", "Stimme für"]
+    want, got = _both(base, samples, "de", texts, end=False)
+    assert np.allclose(want, got, atol=2e-3)
+
+
+def test_a_tree_too_big_for_one_part_is_scored_in_parts_alike():
+    scorer = WhisperScorer(tiny_en_dir(), compute_type="float32")
+    samples = _clip("vote for Grace", "en", "f2")
+    encoded = scorer.encode(samples)
+    frames = log_mel(samples, scorer.n_mels).shape[1]
+    texts = [f"{carrier} {name}" for carrier in ("vote for", "I vote for") for name in NAMES]
+    whole = scorer.log_probs(encoded, frames, "en", texts)
+    scorer.decoder.MAX_NODES = 40  # a few sentences a part
+    scorer._memory = None
+    parts = scorer.log_probs(encoded, frames, "en", texts)
+    assert np.allclose(whole, parts, atol=1e-4)
+
+
+def test_sentences_share_their_beginning_in_the_trie():
+    trie = Trie.of([[1, 2, 3, 10], [1, 2, 3, 11, 12], [1, 2, 4], [1, 2, 3, 10]])
+    assert len(trie.token) == 7  # 1 2 3 10 11 12 4: the repeated sentence adds nothing
+    assert trie.ends[0] == trie.ends[3]
+    mask = trie.ancestry()
+    twelve = trie.ends[1][-1]
+    # 12 attends to 1 2 3 11 and itself, not to 10 nor 4
+    assert sorted(np.flatnonzero(mask[twelve])) == sorted(trie.ends[1])
+    assert mask.sum() == sum(d + 1 for d in trie.depth)
+
+
+def test_the_decoder_reads_only_the_decoders_weights(tmp_path):
+    weights = read_decoder(tiny_en_dir() / "model.bin")
+    assert weights["embeddings/weight"].shape == (51864, 384)
+    assert weights["embeddings/weight"].dtype == np.float32
+    assert not any(k.startswith("encoder") for k in weights)
+    old = tmp_path / "model.bin"
+    old.write_bytes(struct.pack("I", 3) + b"\0" * 16)
+    with pytest.raises(ValueError, match="too old"):
+        read_decoder(old)
+
+
+def test_an_unknown_scoring_is_a_clear_error():
+    with pytest.raises(ValueError, match="tree or align"):
+        WhisperScorer(tiny_en_dir(), scoring="fast")
+
+
+def test_the_end_of_text_counts_aligns_floor():
+    # align gives the end of text no probability (its softmax is over text tokens): a
+    # whole sentence is its beginning plus that floor, as the confidence was fit on
+    scorer = WhisperScorer(tiny_en_dir())
+    samples = _clip("Nobody", "en")
+    encoded = scorer.encode(samples)
+    frames = log_mel(samples, scorer.n_mels).shape[1]
+    texts = ["Nobody", "I vote for Emma"]
+    whole = scorer.log_probs(encoded, frames, "en", texts)
+    begun = scorer.log_probs(encoded, frames, "en", texts, end=False)
+    assert np.allclose(np.subtract(whole, begun), END_OF_TEXT)
+    assert isinstance(scorer.decoder, TreeDecoder)
+
+
+def test_silence_scored_in_the_same_tree_as_the_audio_is_scored_alike():
+    # sentences not yet scored on silence go into the utterance's tree (one pass of the
+    # model): the scores are those of two separate passes
+    samples = _clip("my vote goes to Emma", "en", "f3")
+    texts = ["My vote goes to Emma", "My vote goes to Anna", "Emma", "Skip"]
+    together = WhisperScorer(tiny_en_dir())
+    encoded = together.encode(samples)
+    frames = log_mel(samples, together.n_mels).shape[1]
+    heard, quiet = together.against_silence(encoded, frames, "en", texts)
+    apart = WhisperScorer(tiny_en_dir())
+    assert np.allclose(heard, apart.log_probs(encoded, frames, "en", texts), atol=1e-4)
+    assert np.allclose(quiet, apart.silence_log_probs("en", texts), atol=1e-4)
+    # and the silence is remembered: asked again, only the audio is scored
+    assert together.against_silence(encoded, frames, "en", texts[:2])[1] == quiet[:2]
