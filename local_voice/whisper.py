@@ -39,6 +39,7 @@ from local_voice.whisper_decoder import TreeDecoder
 SAMPLE_RATE = 16000
 N_FFT, HOP = 400, 160
 TINY_EN, BASE = "tiny.en", "base"
+SCORINGS = ("tree", "tree-align", "align")  # WhisperScorer.scoring
 
 
 class ModelMissing(FileNotFoundError):
@@ -210,8 +211,10 @@ class WhisperScorer:
     compute_type: str = "int8"
     threads: int = 2
     # how sentences are scored: "tree", the decoder in NumPy over the sentences' prefix
-    # tree (whisper_decoder.py: the same scores, 6-8 times faster on an AVX2 CPU), or
-    # "align", CTranslate2's `Whisper.align` on each sentence (kept to check the other)
+    # tree (whisper_decoder.py: 6-8 times faster than align on an AVX2 CPU), the
+    # sentence as the model reads it (its start once, its end of text scored);
+    # "tree-align", the same tree with align's two quirks (whisper_decoder's docstring),
+    # which gives align's scores; "align", CTranslate2's `Whisper.align` on each sentence
     scoring: str = "tree"
     model: object = field(init=False, repr=False)
     _silence: dict[tuple[str, str], float] = field(default_factory=dict, repr=False)
@@ -233,10 +236,12 @@ class WhisperScorer:
         self.multilingual = bool(self.model.is_multilingual)
         self.n_mels = int(getattr(self.model, "n_mels", 80) or 80)
         self.eot = self._token("<|endoftext|>")
-        if self.scoring not in ("tree", "align"):
-            raise ValueError(f"unknown Whisper scoring {self.scoring!r}: tree or align")
-        self.decoder = TreeDecoder(self.path / "model.bin", self.eot) \
-            if self.scoring == "tree" else None
+        if self.scoring not in SCORINGS:
+            raise ValueError(f"unknown Whisper scoring {self.scoring!r}: "
+                             f"{', '.join(SCORINGS)}")
+        self.decoder = TreeDecoder(self.path / "model.bin", self.eot,
+                                   like_align=self.scoring == "tree-align") \
+            if self.scoring != "align" else None
 
     def _token(self, text: str) -> int:
         ident = self.tokenizer.token_to_id(text)
@@ -320,9 +325,12 @@ class WhisperScorer:
 
     def _sequences(self, lang: str, texts: list[str], end: bool
                    ) -> tuple[list[int], list[list[int]]]:
-        """The token sequences `align` would score for `texts` (the tree decoder's): it
-        puts <|notimestamps|> after the start (whisper_decoder's docstring)."""
-        start = [*self.start(lang), self._token("<|notimestamps|>")]
+        """The token sequences the tree decoder scores for `texts`: as tree-align,
+        those `align` scores (it puts <|notimestamps|> after the start: see
+        whisper_decoder's docstring)."""
+        start = self.start(lang)
+        if self.scoring == "tree-align":
+            start = [*start, self._token("<|notimestamps|>")]
         return start, [[*start, *self.tokens(t), *([self.eot] if end else [])]
                        for t in texts]
 
@@ -471,7 +479,7 @@ class WhisperRecognizer:
 
     def __init__(self, model: str | Path = TINY_EN, threads: int = 2,
                  compute_type: str = "int8", data_dir: Path | None = None,
-                 scoring: str = "tree"):
+                 scoring: str = WhisperScorer.scoring):
         self.scorer = WhisperScorer(model_dir(str(model), data_dir), compute_type, threads,
                                     scoring)
         self.multilingual = self.scorer.multilingual

@@ -30,7 +30,7 @@ def _both(path: Path, samples: np.ndarray, lang: str, texts: list[str], end: boo
     """Each text scored by `align` (float32, so that no quantisation differs) and by the
     tree, on the same encoder output."""
     align = WhisperScorer(path, compute_type="float32", scoring="align")
-    tree = WhisperScorer(path, compute_type="float32", scoring="tree")
+    tree = WhisperScorer(path, compute_type="float32", scoring="tree-align")
     encoded = align.encode(samples)
     frames = log_mel(samples, align.n_mels).shape[1]
     return (align.log_probs(encoded, frames, lang, texts, end),
@@ -92,14 +92,14 @@ def test_the_decoder_reads_only_the_decoders_weights(tmp_path):
 
 
 def test_an_unknown_scoring_is_a_clear_error():
-    with pytest.raises(ValueError, match="tree or align"):
+    with pytest.raises(ValueError, match="tree, tree-align, align"):
         WhisperScorer(tiny_en_dir(), scoring="fast")
 
 
-def test_the_end_of_text_counts_aligns_floor():
+def test_as_align_the_end_of_text_counts_its_floor():
     # align gives the end of text no probability (its softmax is over text tokens): a
-    # whole sentence is its beginning plus that floor, as the confidence was fit on
-    scorer = WhisperScorer(tiny_en_dir())
+    # whole sentence is its beginning plus that floor
+    scorer = WhisperScorer(tiny_en_dir(), scoring="tree-align")
     samples = _clip("Nobody", "en")
     encoded = scorer.encode(samples)
     frames = log_mel(samples, scorer.n_mels).shape[1]
@@ -108,6 +108,22 @@ def test_the_end_of_text_counts_aligns_floor():
     begun = scorer.log_probs(encoded, frames, "en", texts, end=False)
     assert np.allclose(np.subtract(whole, begun), END_OF_TEXT)
     assert isinstance(scorer.decoder, TreeDecoder)
+
+
+def test_read_as_the_model_reads_a_name_cut_short_loses_to_the_whole_name():
+    # with the end of text scored, a sentence that stops before the audio does is
+    # unlikely; with align's floor, the shorter sentence wins for having fewer tokens
+    samples = _clip("I vote for Ignatius", "en", "m7")
+    texts = ["I vote for Ignatius", "I vote for Ign"]
+    scores = {}
+    for scoring in ("tree", "tree-align"):
+        scorer = WhisperScorer(tiny_en_dir(), scoring=scoring)
+        encoded = scorer.encode(samples)
+        frames = log_mel(samples, scorer.n_mels).shape[1]
+        scores[scoring] = scorer.log_probs(encoded, frames, "en", texts)
+    assert scores["tree"][0] > scores["tree"][1]
+    assert scores["tree-align"][0] < scores["tree-align"][1]
+    assert scores["tree"][0] > END_OF_TEXT  # a real probability, not the floor
 
 
 def test_silence_scored_in_the_same_tree_as_the_audio_is_scored_alike():
