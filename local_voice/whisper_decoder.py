@@ -185,7 +185,7 @@ class TreeDecoder:
     def log_probs(self, memory: list, sequences: list[list[int]], scored_from: int,
                   ) -> list[float]:
         """Each sequence's log probability from position `scored_from` on (its start
-        sequence is not scored); like `align`, an end of text counts END_OF_TEXT."""
+        sequence is not scored); with `like_align`, an end of text counts END_OF_TEXT."""
         return self.log_probs_of([(memory, sequences)], scored_from)[0]
 
     def log_probs_of(self, groups: list[tuple[list, list[list[int]]]], scored_from: int,
@@ -216,7 +216,8 @@ class TreeDecoder:
 
     def _part(self, memories: list, sequences: list[list[int]], sources: list[int],
               scored_from: int) -> list[float]:
-        # the end of text is never fed to the decoder: it is scored by its floor
+        # the end of text is never fed to the decoder (nothing follows it): it is scored
+        # at the position before it, or by align's floor
         trie = Trie.of([[t for t in s if t != self.eot] for s in sequences], sources)
         hidden = self._hidden(memories, trie)
         # the positions whose next token is scored, and those tokens
