@@ -38,7 +38,10 @@ NAME_LINES = ("did_you_say", "ask_vote", "ask_elect", "death_vote", "death_werew
               "player_dead", "vote_undone", "hunter_aims", *script_name_lines())
 # lines without a name that can answer a vote at once (a misheard one): cached up front too,
 # or their first use costs a synthesis (~100-150 ms) after the end of speech
-FIXED_LINES = ("not_understood",)
+# lines without a name that can be the first of an answer to a vote, synthesised ahead
+# too: "The village has decided." when the last vote closes the vote took 300-330 ms of
+# Piper the first time (bench/voice_latency.py, rounds 8 and 10)
+FIXED_LINES = ("not_understood", "village_decided")
 
 
 def _nobody_phrases(lang: str) -> list[str]:

@@ -525,3 +525,18 @@ def test_box_check_says_what_is_wrong_in_plain_words(tmp_path):
 
 
 # without audio the box runs the phones alone: tests/test_box_phones_only.py
+
+
+def test_the_lines_that_answer_a_vote_are_synthesised_ahead(tmp_path):
+    # the answer to a vote starts with a name line, "Sorry, I didn't understand that.",
+    # or, when the last vote closes the vote, "The village has decided.": all of them are
+    # in the disk cache before anyone votes, so none is synthesised while the table waits
+    from local_voice.voices import EspeakVoice
+
+    voice = CachedVoice(EspeakVoice("en"), tmp_path / "lines")
+    mouth = VoiceMouth(voice, lambda audio: None, names=lambda: ["Ana", "Ben"])
+    assert not voice.has(line("en", "village_decided"))
+    mouth.prepare(["Ana", "Ben"], wait=True)
+    for key in ("village_decided", "not_understood"):
+        assert voice.has(line("en", key)), key
+    assert voice.has(line("en", "did_you_say", {"name": "Ana"}))
