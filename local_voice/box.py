@@ -36,11 +36,9 @@ NAME_LINES = ("did_you_say", "ask_vote", "ask_elect", "death_vote", "death_werew
               "death_poison", "death_vanished", "death_grief", "death_hunter",
               "sheriff_elected", "badge_passed", "pass_badge", "sheriff_breaks_tie",
               "player_dead", "vote_undone", "hunter_aims", *script_name_lines())
-# lines without a name that can answer a vote at once (a misheard one): cached up front too,
-# or their first use costs a synthesis (~100-150 ms) after the end of speech
-# lines without a name that can be the first of an answer to a vote, synthesised ahead
-# too: "The village has decided." when the last vote closes the vote took 300-330 ms of
-# Piper the first time (bench/voice_latency.py, rounds 8 and 10)
+# lines without a name that can be the first of an answer to a vote (a misheard one; the
+# last vote closing the vote): cached up front too, or their first use costs a synthesis
+# after the end of speech ("The village has decided.": 300-330 ms of Piper, round 10)
 FIXED_LINES = ("not_understood", "village_decided")
 
 

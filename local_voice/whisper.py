@@ -9,11 +9,11 @@ issue's measured recipe does:
    encoded once (`Whisper.encode`);
 2. a cheap free transcript (greedy `generate` on the same encoder output) picks the
    likeliest carriers and names (`cut`), so that only a few dozen sentences are scored;
-3. each candidate's token probabilities (the decoder in NumPy over the candidates'
-   prefix tree, `whisper_decoder.TreeDecoder`: `Whisper.align`'s scores, computed once
-   per shared beginning); a candidate's score is the sum of their logs minus the same
-   candidate's score on silence: what the audio adds to the decoder's own liking for
-   that sentence;
+3. each candidate's token probabilities, its end of text included (the decoder in
+   NumPy over the candidates' prefix tree, `whisper_decoder.TreeDecoder`: a shared
+   beginning computed once); a candidate's score is the sum of their logs minus the
+   same candidate's score on silence: what the audio adds to the decoder's own liking
+   for that sentence;
 4. a softmax over the candidates (temperature `TEMPERATURE`), summed per player: the best
    player and its share of the probability are the reading and its confidence.
 
@@ -350,9 +350,10 @@ class WhisperScorer:
                 if (lang, k) not in self._silence]
         return keys, todo
 
-    def _quiet_audio(self) -> tuple[object, int]:
+    def _quiet_audio(self) -> tuple[object, int, list | None]:
         """A second of silence (faint noise), encoded once: what sentences are scored on
-        to measure the decoder's own liking for them."""
+        to measure the decoder's own liking for them (encoded, frames, and its memory
+        for the tree decoder)."""
         if self._quiet is None:
             quiet = np.random.default_rng(7).normal(0.0, 40.0, SAMPLE_RATE).astype(np.int16)
             encoded = self.encode(quiet)

@@ -41,8 +41,8 @@ END_OF_TEXT = math.log(1e-12)  # what `align` gives the end of text (see the doc
 
 
 def read_decoder(path: Path) -> dict[str, np.ndarray]:
-    """The decoder's variables from a CTranslate2 model.bin (binary version 6), as
-    float32; the encoder's are skipped without being read."""
+    """The decoder's variables from a CTranslate2 model.bin (binary version 5 or later),
+    as float32; the encoder's are skipped without being read."""
     out: dict[str, np.ndarray] = {}
     with open(path, "rb") as f:
         def number(fmt: str) -> int:
@@ -164,6 +164,9 @@ class TreeDecoder:
         self.width = self.embeddings.shape[1]
         if int(np.asarray(w.get("scale_embeddings", 0)).reshape(-1)[0]):
             raise ValueError("a Whisper decoder with scaled embeddings is not supported")
+        if "projection/weight" in w:  # Whisper ties it to the embeddings (an alias)
+            raise ValueError("a Whisper decoder with its own output projection is not "
+                             "supported")
         # the weights transposed once, so that every product is x @ W
         self.w = {k: np.ascontiguousarray(v.T) if k.endswith("weight") and v.ndim == 2
                   else v for k, v in w.items() if k.startswith("layer")}

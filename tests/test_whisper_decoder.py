@@ -64,7 +64,6 @@ def test_a_tree_too_big_for_one_part_is_scored_in_parts_alike():
     texts = [f"{carrier} {name}" for carrier in ("vote for", "I vote for") for name in NAMES]
     whole = scorer.log_probs(encoded, frames, "en", texts)
     scorer.decoder.MAX_NODES = 40  # a few sentences a part
-    scorer._memory = None
     parts = scorer.log_probs(encoded, frames, "en", texts)
     assert np.allclose(whole, parts, atol=1e-4)
 
