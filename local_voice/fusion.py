@@ -108,6 +108,10 @@ class TwoPass:
     # base in the other languages: votes by espeak-ng voices that Whisper transcribes
     # badly ("Carmen" as "cartman") often look outside, yet one sentence is clearly best
     OUTSIDE_MARGIN: ClassVar[float] = 4.0
+    # ... unless the audio hardly supports that sentence at all: round 10's dumps, the
+    # votes so kept have a best score of -1.3 to -0.4; a Piper "the weather is lovely
+    # today" read as "Ana" with a margin of 4.5 had -8.8 (its synthesis varies by run)
+    OUTSIDE_MARGIN_BEST: ClassVar[float] = -4.0
     # the same when Whisper decides alone (no first pass: the other languages), where
     # base writes espeak-ng's voices so badly that its own transcript often "beats" the
     # vote that was said: at 2.5, 21 of the 288 votes whose best sentence was right were
@@ -301,14 +305,16 @@ class TwoPass:
     @classmethod
     def outside(cls, features: dict[str, Any], alone: bool | None = None) -> bool:
         """Outside the grammar (see OUTSIDE); a sentence Whisper clearly prefers to every
-        other (margin OUTSIDE_MARGIN) is left to the fitted confidence. `alone`: no
+        other (margin OUTSIDE_MARGIN) is left to the fitted confidence, if the audio
+        supports it at all (OUTSIDE_MARGIN_BEST). `alone`: no
         first pass heard anything (default: as the features say)."""
         if alone is None:
             alone = "first_confidence" in features and features["first_confidence"] is None
         limit = cls.OUTSIDE_ALONE if alone else cls.OUTSIDE
         return (features.get("w_outside", 0.0) > limit
                 and features.get("w_best", 0.0) < cls.OUTSIDE_BEST
-                and features.get("w_margin", 0.0) < cls.OUTSIDE_MARGIN)
+                and (features.get("w_margin", 0.0) < cls.OUTSIDE_MARGIN
+                     or features.get("w_best", 0.0) < cls.OUTSIDE_MARGIN_BEST))
 
     @staticmethod
     def group(features: dict[str, Any]) -> str:

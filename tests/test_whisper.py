@@ -378,6 +378,19 @@ def test_a_name_both_passes_read_alike_is_not_table_talk(two_pass, wavs, monkeyp
     assert features["passes_agree"] and hearing.player == "Niamh", hearing
 
 
+def test_a_clear_best_sentence_the_audio_hardly_supports_is_still_table_talk():
+    """The margin escape of the outside rule keeps a vote Whisper writes badly but whose
+    sentence clearly wins (round 10's dumps: a Finnish "Lauri", best -0.4, margin 4.5);
+    table talk whose best sentence wins as clearly with far less support (a Piper "the
+    weather is lovely today" read as "Ana": best -8.8, margin 4.5) stays outside."""
+    from local_voice.fusion import TwoPass
+
+    vote = {"w_outside": 4.1, "w_best": -0.4, "w_margin": 4.5}
+    talk = {"w_outside": 5.2, "w_best": -8.8, "w_margin": 4.5}
+    assert not TwoPass.outside(vote, alone=True)
+    assert TwoPass.outside(talk, alone=False) and TwoPass.outside(talk, alone=True)
+
+
 def test_silence_and_table_talk_stay_unheard_with_the_backup(two_pass, wavs):
     quiet = Audio.silence(1.5)
     assert understand_audio(quiet, two_pass, "en", NAMES, EXPECT["vote"]).intent is None
