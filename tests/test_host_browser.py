@@ -212,3 +212,30 @@ def test_the_header_icon_is_an_svg_every_phone_draws(browser: Browser, server: S
         assert r.status_code == 200 and r.headers["Content-Type"].startswith("image/svg+xml")
     finally:
         context.close()
+
+
+def test_a_tap_is_not_lost_to_a_redraw(browser: Browser, server: Server):
+    """The page redraws its live part when the table moves on; a finger down on a button at
+    that moment would see the button replaced under it and the tap lost (a suite run lost
+    the host's "skip the debate" that way). While a finger is down the redraw waits."""
+    context, host, code = create_room(browser, server)
+    try:
+        seat(server, code, ["Ana", "Ben"])
+        host.reload()
+        remove = host.locator('#live li[data-player="Ana"] button[data-command="remove"]')
+        pressed = remove.element_handle()
+        box = pressed.bounding_box()
+        assert box is not None
+        host.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        host.mouse.down()
+        seat(server, code, ["Cal"])  # the table moves on: the page has something to redraw
+        host.wait_for_timeout(3_500)  # two polls of app.js
+        assert pressed.evaluate("b => b.isConnected")
+        expect(host.locator('#live li[data-player="Cal"]')).to_have_count(0)
+        with host.expect_response(lambda r: r.request.method == "POST" and "remove" in r.url):
+            host.mouse.up()
+        # the tap counted, and the redraw it held back comes once the finger is up
+        expect(host.locator('#live li[data-player="Ana"]')).to_have_count(0)
+        expect(host.locator('#live li[data-player="Cal"]')).to_have_count(1)
+    finally:
+        context.close()

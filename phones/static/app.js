@@ -7,6 +7,14 @@
   if (!live || !live.dataset.poll) { return; }
   var version = live.dataset.version;
   var busy = false;
+  // a finger (or mouse button) is down on the page: a redraw now would replace the button
+  // under it between the press and the release, and the tap would be lost
+  var pressing = false;
+  document.addEventListener("pointerdown", function () { pressing = true; }, true);
+  function released() { setTimeout(function () { pressing = false; }, 0); }  // after the click
+  document.addEventListener("pointerup", released, true);
+  document.addEventListener("pointercancel", released, true);
+  window.addEventListener("blur", released);
 
   function filling() {
     // someone is filling in their choice: leave the form alone until they send it
@@ -41,6 +49,11 @@
           .then(function (html) {
             // the answer may come back after someone started choosing: try again later
             if (!force && filling()) { version = live.dataset.version; return; }
+            if (pressing) {  // drawn once the finger is up (a refusal's reason kept)
+              version = live.dataset.version;
+              if (force) { setTimeout(function () { refresh(true, reason); }, 250); }
+              return;
+            }
             var focused = document.activeElement && document.activeElement.id;
             // a card turned face up (or a section opened) stays so through a redraw
             var opened = {};
