@@ -52,3 +52,23 @@ def aws_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, moto_endpoint: str)
     monkeypatch.setenv("AWS_ENDPOINT_URL", moto_endpoint)
     monkeypatch.setenv("AWS_ENDPOINT_URL_DYNAMODB", moto_endpoint)
     return moto_endpoint
+
+
+# ------------------------------------------------------------------ how the suite is spread
+
+# `make test` runs `--dist loadgroup`: a file's tests stay together on one worker (they share
+# its servers, browser and heard clips), unless the file sets SPREAD_OVER_WORKERS = True: its
+# tests are long, independent games whose module fixtures (a loopback server, a browser) are
+# cheap to start once per worker, so they are dealt out one by one. Those come first, so
+# that the long games are not what is left running on one core at the end.
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    def spread(item: pytest.Item) -> bool:
+        return bool(getattr(item.module, "SPREAD_OVER_WORKERS", False))
+
+    for item in items:
+        if not spread(item):
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+    items.sort(key=lambda item: not spread(item))  # stable: the files' own order kept

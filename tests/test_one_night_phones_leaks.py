@@ -35,10 +35,11 @@ from typing import Any
 import pytest
 
 import phones.relay
-from narrator.cues import input_from_json
 from narrator.narrator import Narrator
-from store import open_store
+from tests.stored_truth import StoredTruth
 from tests.test_phones_leaks import Phone, Server
+
+SPREAD_OVER_WORKERS = True  # independent games: dealt out one by one (conftest)
 
 CARDS = {"doppelganger", "werewolf", "mystic_wolf", "minion", "mason", "seer",
          "paranormal_investigator", "robber", "troublemaker", "drunk", "insomniac",
@@ -230,6 +231,7 @@ class Table:
         host_name = names[0] if host_plays else None
         r = self.host.post("/api/rooms", json={"host_name": host_name} if host_plays else {})
         self.code, self.ht = r.json()["code"], r.json()["host_token"]
+        self.stored = StoredTruth(self.server.url, self.code)
         self.host_player = host_name
         self.links: dict[str, tuple[Phone, str]] = {}
         if host_name:
@@ -260,12 +262,7 @@ class Table:
         self.post("heard", {"intent": intent, "slots": slots or {}})
 
     def truth(self) -> Narrator:
-        store = open_store(self.server.url)
-        try:
-            stored = store.load(store.lookup(f"room:{self.code}"))
-        finally:
-            store.close()
-        return Narrator.restore(stored.setup, [input_from_json(e) for e in stored.entries])
+        return self.stored()
 
     # --- the checks
 

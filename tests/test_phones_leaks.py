@@ -25,11 +25,12 @@ import pytest
 import requests
 from waitress import create_server
 
-from narrator.cues import input_from_json
-from narrator.narrator import Narrator
 from phones.web import create_app
 from store import open_store
+from tests.stored_truth import StoredTruth
 from tests.test_phones_api import stop_waitress
+
+SPREAD_OVER_WORKERS = True  # independent games: dealt out one by one (conftest)
 
 ROLES = {"villager", "werewolf", "seer", "doctor", "witch", "hunter", "cupid", "mason",
          "idiot", "cursed", "minion", "jester", "fox"}
@@ -60,6 +61,9 @@ class Server:
 class Phone(requests.Session):
     def __init__(self, base: str):
         super().__init__()
+        # no proxy settings read from the environment on every request (a tenth of a
+        # game's time went to urllib's getproxies): the server is on loopback
+        self.trust_env = False
         self.base = base
         self.headers["X-Wolf-Device"] = secrets.token_urlsafe(16)
 
@@ -178,6 +182,7 @@ class Game:
         host_name = NAMES[0] if host_plays else None
         r = self.host.post("/api/rooms", json={"host_name": host_name} if host_plays else {})
         self.code, self.ht = r.json()["code"], r.json()["host_token"]
+        self.stored = StoredTruth(self.server.url, self.code)
         self.host_player = host_name
         self.links: dict[str, tuple[Phone, str]] = {}
         if host_name:
@@ -221,13 +226,7 @@ class Game:
     # --- the truth
 
     def truth(self) -> Any:
-        store = open_store(self.server.url)
-        try:
-            stored = store.load(store.lookup(f"room:{self.code}"))
-        finally:
-            store.close()
-        narrator = Narrator.restore(stored.setup, [input_from_json(e) for e in stored.entries])
-        return narrator.game
+        return self.stored().game
 
     # --- the checks
 

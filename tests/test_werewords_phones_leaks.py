@@ -29,12 +29,14 @@ from typing import Any
 
 import pytest
 
-from narrator.cues import Say, input_from_json
+from narrator.cues import Say
 from narrator.narrator import Narrator
 from phones.i18n import page_text
 from speech import catalog
-from store import open_store
+from tests.stored_truth import StoredTruth
 from tests.test_phones_leaks import LI, Phone, Server
+
+SPREAD_OVER_WORKERS = True  # independent games: dealt out one by one (conftest)
 
 ROLES = {"villager", "seer", "werewolf", "minion", "beholder"}
 NAMES = ["Ana", "Ben", "Cleo", "Dov", "Eli", "Fay", "Gus", "Hal"]
@@ -238,6 +240,7 @@ class Table:
         host_name = self.names[0] if host_plays else None
         r = self.host.post("/api/rooms", json={"host_name": host_name} if host_plays else {})
         self.code, self.ht = r.json()["code"], r.json()["host_token"]
+        self.stored = StoredTruth(self.server.url, self.code)
         self.host_player = host_name
         self.links: dict[str, tuple[Phone, str]] = {}
         if host_name:
@@ -278,13 +281,7 @@ class Table:
     # --- the truth
 
     def truth(self) -> Truth:
-        store = open_store(self.server.url)
-        try:
-            stored = store.load(store.lookup(f"room:{self.code}"))
-        finally:
-            store.close()
-        return Truth(Narrator.restore(stored.setup,
-                                      [input_from_json(e) for e in stored.entries]))
+        return Truth(self.stored())
 
     # --- the checks
 
