@@ -31,7 +31,7 @@ lint: setup
 # timers, while the other process runs the voice and rules tests (idle 2-core x86: 7.5 min
 # instead of 11)
 test: setup lint
-	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadgroup
+	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadfile
 
 bench: setup
 	$(BIN)/python bench/replay_speed.py

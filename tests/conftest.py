@@ -56,19 +56,35 @@ def aws_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, moto_endpoint: str)
 
 # ------------------------------------------------------------------ how the suite is spread
 
-# `make test` runs `--dist loadgroup`: a file's tests stay together on one worker (they share
-# its servers, browser and heard clips), unless the file sets SPREAD_OVER_WORKERS = True: its
-# tests are long, independent games whose module fixtures (a loopback server, a browser) are
-# cheap to start once per worker, so they are dealt out one by one. Those come first, so
-# that the long games are not what is left running on one core at the end.
+# `make test` runs `-n auto --dist loadfile`: a file's tests stay together on one worker
+# (they share its servers, browser and heard clips), except in the files below, whose tests
+# are long, independent games with cheap module fixtures (a loopback server, a browser):
+# those are dealt out one test at a time, and first, so that a long file is not what is left
+# running on one core at the end. (xdist's own `loadgroup` would say this with marks, but
+# it renames node ids in a way pytest 9 no longer sees.)
+SPREAD = {
+    "test_phones_leaks.py", "test_one_night_phones_leaks.py", "test_werewords_phones_leaks.py",
+    "test_properties.py", "test_phones_table_browser.py", "test_phones_browser.py",
+    "test_one_night_phones_browser.py", "test_werewords_phones_browser.py",
+}
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+def _spread(nodeid: str) -> bool:
+    return Path(nodeid.split("::", 1)[0]).name in SPREAD
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    def spread(item: pytest.Item) -> bool:
-        return bool(getattr(item.module, "SPREAD_OVER_WORKERS", False))
+    items.sort(key=lambda item: not _spread(item.nodeid))  # stable: the files' order kept
 
-    for item in items:
-        if not spread(item):
-            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
-    items.sort(key=lambda item: not spread(item))  # stable: the files' own order kept
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FileUnlessSpread(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return nodeid if _spread(nodeid) else nodeid.split("::", 1)[0]
+
+    return FileUnlessSpread(config, log)

@@ -28,8 +28,6 @@ from tests import test_phones_table_browser as table
 from tests.test_phones_browser import CHROMIUM, Server, catch_up, host_press, host_save, serve
 from tests.test_werewords_phones_browser import Pictures, fits, join, open_room
 
-SPREAD_OVER_WORKERS = True  # independent games: dealt out one by one (conftest)
-
 NAMES = ["Ana", "Ben", "Cal"]
 
 

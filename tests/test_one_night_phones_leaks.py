@@ -39,8 +39,6 @@ from narrator.narrator import Narrator
 from tests.stored_truth import StoredTruth
 from tests.test_phones_leaks import Phone, Server
 
-SPREAD_OVER_WORKERS = True  # independent games: dealt out one by one (conftest)
-
 CARDS = {"doppelganger", "werewolf", "mystic_wolf", "minion", "mason", "seer",
          "paranormal_investigator", "robber", "troublemaker", "drunk", "insomniac",
          "villager", "tanner", "hunter", "little_girl"}

@@ -34,8 +34,6 @@ from rules.wolf_village.presets import PRESETS
 from store import open_store
 from tests.test_phones_api import stop_waitress
 
-SPREAD_OVER_WORKERS = True  # independent games: dealt out one by one (conftest)
-
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",

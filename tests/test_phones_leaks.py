@@ -30,8 +30,6 @@ from store import open_store
 from tests.stored_truth import StoredTruth
 from tests.test_phones_api import stop_waitress
 
-SPREAD_OVER_WORKERS = True  # independent games: dealt out one by one (conftest)
-
 ROLES = {"villager", "werewolf", "seer", "doctor", "witch", "hunter", "cupid", "mason",
          "idiot", "cursed", "minion", "jester", "fox"}
 NAMES = ["Ana", "Ben", "Cleo", "Dov", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lev"]

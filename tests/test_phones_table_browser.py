@@ -54,8 +54,6 @@ from tests.test_phones_browser import (
     turn_form,
 )
 
-SPREAD_OVER_WORKERS = True  # independent games: dealt out one by one (conftest)
-
 NAMES = ["Ana", "Ben", "Carla", "Dev", "Elif", "Farid", "Greta", "Hugo"]
 MAX_STEPS = 600
 FAST_AUDIO = """(() => {

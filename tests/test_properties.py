@@ -22,8 +22,6 @@ from rules.simulate import play_random, random_action
 from rules.wolf_village import start
 from rules.wolf_village.presets import PRESETS
 
-SPREAD_OVER_WORKERS = True  # independent games: dealt out one by one (conftest)
-
 NIGHT_MODES = ["narrated", "all_at_once", "pass_phones"]
 SETTLE_VERBS = {"shoot", "pass_badge"}
 ALL_VERBS = ["link", "kill", "inspect", "protect", "witch", "suspect", "shoot", "pass_badge",

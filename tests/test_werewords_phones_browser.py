@@ -35,8 +35,6 @@ from tests import test_phones_table_browser as table
 from tests.test_phones_browser import CHROMIUM, Server, catch_up, host_press, host_save
 from tests.test_phones_table_browser import Shots
 
-SPREAD_OVER_WORKERS = True  # independent games: dealt out one by one (conftest)
-
 # the table test's server (its voices), browser and screenshot folder
 server, browser, shots = table.server, table.browser, table.shots
 

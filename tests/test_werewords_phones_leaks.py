@@ -36,8 +36,6 @@ from speech import catalog
 from tests.stored_truth import StoredTruth
 from tests.test_phones_leaks import LI, Phone, Server
 
-SPREAD_OVER_WORKERS = True  # independent games: dealt out one by one (conftest)
-
 ROLES = {"villager", "seer", "werewolf", "minion", "beholder"}
 NAMES = ["Ana", "Ben", "Cleo", "Dov", "Eli", "Fay", "Gus", "Hal"]
 CALLS = {"mayor": "ww_wake_mayor", "seer": "ww_wake_seer",
