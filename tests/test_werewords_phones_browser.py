@@ -260,7 +260,8 @@ def test_werewords_in_english_on_phones_only(browser: Browser, server: Server,
     expect(phones[others[0]].locator("#live p.waiting")).to_contain_text("Ask the mayor")
     shown = phones[others[0]].locator("#ww-clock .left")
     first = shown.inner_text()
-    assert first in ("3:00", "2:59", "2:58")
+    # three minutes, a few seconds gone (more on a loaded machine: a -n 3 run saw 2:57)
+    assert re.fullmatch(r"3:00|2:5\d", first), first
     expect(shown).not_to_have_text(first)  # app.js counts down between two polls
     room.tick(30)
     expect(shown).to_have_text(re.compile(r"^2:[0-2]\d$"))  # the server's time, redrawn
