@@ -26,10 +26,10 @@ setup: $(BIN)/wolfvillage system-deps
 lint: setup
 	$(BIN)/ruff check .
 
-# the suite in two processes or more (a file's tests stay together in one: its servers and
-# browser are shared): the browser games spend most of their time waiting on the page's
-# timers, while the other process runs the voice and rules tests (idle 2-core x86: 7.5 min
-# instead of 11)
+# the suite in one process per core (up to four): a file's tests stay together in one (its
+# servers, browser and heard clips are shared), except the long independent games that
+# tests/conftest.py deals out one by one, longest work first. Idle 2-core x86, round 11:
+# 12.4 min with two processes, 13.2 with three (the suite is CPU-bound: ~19 CPU-minutes)
 test: setup lint
 	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadfile
 
