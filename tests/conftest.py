@@ -70,8 +70,12 @@ SPREAD = {
 }
 
 
+def _file(nodeid: str) -> str:
+    return Path(nodeid.split("::", 1)[0]).name
+
+
 def _spread(nodeid: str) -> bool:
-    return Path(nodeid.split("::", 1)[0]).name in SPREAD
+    return _file(nodeid) in SPREAD
 
 
 # Seconds each file took in a whole run (idle 2-core x86, round 11): the scheduler deals out
@@ -92,10 +96,10 @@ SECONDS = {
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    files = Counter(Path(item.nodeid.split("::", 1)[0]).name for item in items)
+    files = Counter(_file(item.nodeid) for item in items)
 
     def unit_seconds(item: pytest.Item) -> float:
-        name = Path(item.nodeid.split("::", 1)[0]).name
+        name = _file(item.nodeid)
         seconds = SECONDS.get(name, 0)
         return seconds / files[name] if _spread(item.nodeid) else seconds
 
