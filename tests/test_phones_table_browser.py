@@ -316,7 +316,11 @@ def test_the_host_phone_narrates_a_whole_game_and_every_phone_tells_it(
         expect(narrator).to_have_attribute("data-idle", "1", timeout=60_000)
         spoken = [i["text"] for i in listed["items"] if i["text"]]
         captions = host.locator("#captions li").all_text_contents()
-        assert captions and captions == spoken[-len(captions):], (captions[-5:], spoken[-5:])
+        # (a line said in the lobby before the deal, "Set-up: Classic...", stays captioned
+        # above the game's when the page heard it: a suite run saw it; it is no game line)
+        k = min(len(captions), len(spoken))
+        assert captions and captions[-k:] == spoken[-k:], (captions[-5:], spoken[-5:])
+        assert not set(captions[:-k]) & set(spoken), captions[:-k]
         # every line of this game was fetched as audio, and repeats come from the cache
         fetched = {int(r.url.rsplit("/", 1)[1].split(".")[0]) for r in audio
                    if r.ok and listed["game"].replace(":", "%3A") in r.url}
