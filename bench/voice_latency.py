@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -260,6 +261,7 @@ def main() -> int:
               f" ({len(mine)}): median {statistics.median(mine):.0f} ms, "
               f"p90 {p90:.0f} ms, max {max(mine):.0f} ms "
               f"(target <= {target} ms: {'met' if p90 <= target else 'NOT met'})")
+    shutil.rmtree(tmp, ignore_errors=True)  # the voice's cache and the games' database
     return 0
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 import tempfile
 from dataclasses import dataclass
 from functools import cache
@@ -164,8 +165,11 @@ class PocketSphinxRecognizer:
         self._warp = self.warp  # the warp both decoders' front ends are set to now
         self._hmm = str(base / "en-us") if (base / "en-us").is_dir() else str(base)
         self._dict_words: set[str] = set()
-        self._tmp = tempfile.mkdtemp(prefix="wolfvillage-ps-")
-        dict_path = os.path.join(self._tmp, "base.dict")
+        # the decoders read their starting dictionary from a file, once, when they are
+        # made (later words go in with add_word); the folder goes when they have read it,
+        # or every recogniser made (each `wolfvillage hear`, each test) left one in /tmp
+        tmp = tempfile.mkdtemp(prefix="wolfvillage-ps-")
+        dict_path = os.path.join(tmp, "base.dict")
         with open(dict_path, "w", encoding="utf-8") as handle:
             handle.write("nobody N OW B AA D IY\n")
         self._dict_words.add("nobody")
@@ -177,9 +181,12 @@ class PocketSphinxRecognizer:
         # lattice, so the end of the search after the end of speech is 2-3x faster; the
         # phone loop keeps the default beams: pruning it would make every grammar path
         # look good against it
-        self.decoder = Decoder(Config(**{"bestpath": True, **common, **self.SETTINGS}))
         phone_lm = Path(get_model_path()) / "en-us" / "en-us-phone.lm.bin"
-        self.loop = Decoder(Config(allphone=str(phone_lm), **common))
+        try:
+            self.decoder = Decoder(Config(**{"bestpath": True, **common, **self.SETTINGS}))
+            self.loop = Decoder(Config(allphone=str(phone_lm), **common))
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
         self._searches: dict[str, tuple[str, frozenset[str]]] = {}
         self.last_features: dict[str, float | None] = {}
         # pronunciations heard in players' clips of their own names (enroll): each is a

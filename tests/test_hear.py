@@ -401,6 +401,20 @@ def test_another_pocketsphinx_model_folder_is_decoded_unwarped():
     assert recognizer.loop.config["warp_params"] == "1"
 
 
+def test_a_recogniser_leaves_nothing_in_the_temporary_folder(tmp_path, monkeypatch):
+    """Its starting dictionary is a file the decoders read once: every `wolfvillage hear`
+    and every box start used to leave a folder behind in /tmp."""
+    import tempfile
+
+    from local_voice.recognizers import PocketSphinxRecognizer
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    recognizer = PocketSphinxRecognizer()
+    assert list(tmp_path.iterdir()) == []
+    # (every other test here decodes with such a recogniser, names added to it later)
+    assert recognizer.decoder.lookup_word("nobody") == "N OW B AA D IY"
+
+
 @pytest.mark.parametrize("speaker", ["piper", *ESPEAK_SPEAKERS])
 def test_table_talk_with_the_room_around_it_is_never_a_confident_vote(tmp_path, speaker):
     """What is said at the table that is not a vote, cut as the microphone cuts it (the
