@@ -899,6 +899,24 @@ def secret_key() -> str:
     return path.read_text().strip()
 
 
+# how often a page asks the server whether the table moved on (app.js, narrator.js): a
+# phone sees a change within this time; each ask is one cheap request (204 when nothing
+# changed), so a crowded server can be given a longer one
+DEFAULT_POLL_SECONDS = 1.5
+
+
+def poll_ms(seconds: object) -> int:
+    """The pages' poll interval in milliseconds, from POLL_SECONDS (app config or
+    WOLFVILLAGE_POLL_SECONDS): a clear error at start for a value that is no time."""
+    try:
+        value = float(str(seconds))
+    except ValueError:
+        raise ValueError(f"POLL_SECONDS must be a number of seconds, not {seconds!r}") from None
+    if not 0.1 <= value <= 60:
+        raise ValueError(f"POLL_SECONDS must be between 0.1 and 60 seconds, not {value:g}")
+    return round(1000 * value)
+
+
 def init_app(app: Flask, relay_obj: Relay) -> None:
     """Mount the relay's pages and API on an app (the Alexa endpoint shares the app)."""
     app.extensions["wolfvillage_relay"] = relay_obj
@@ -938,6 +956,8 @@ def init_app(app: Flask, relay_obj: Relay) -> None:
     app.register_blueprint(api)
     app.jinja_env.filters["fmt"] = lambda text, **params: str(text).format_map(params)
     app.jinja_env.globals["setup_problem"] = setup_problem
+    app.jinja_env.globals["poll_ms"] = poll_ms(app.config.get("POLL_SECONDS") or os.environ.get(
+        "WOLFVILLAGE_POLL_SECONDS") or DEFAULT_POLL_SECONDS)
     for name in ("werkzeug", "waitress", "flask.app"):
         logging.getLogger(name).addFilter(RedactTokens())
     # Flask logs a failing request ("Exception on /p/<token> [GET]") on the app's own

@@ -41,6 +41,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
     folder = tmp_path_factory.mktemp("host-browser")
     app = create_app(open_store(f"sqlite:///{folder}/games.db"), SECRET_KEY="test",
+                     POLL_SECONDS=0.4,
                      ROOM_GUESS_LIMIT="1000 per minute", VOICE_FACTORY=line_voice)
     with serve(app, threads=8) as running:
         yield running

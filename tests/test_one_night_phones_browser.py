@@ -45,6 +45,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("one-night-browser")
     # a call stays open two seconds of ticks after its choice (what was seen shows at once)
     app = create_app(open_store(f"sqlite:///{folder}/games.db"), SECRET_KEY="test",
+                     POLL_SECONDS=0.4,
                      CALL_PAUSE=2, VOICE_FACTORY=line_voice)
     with serve(app, threads=16) as running:
         yield running

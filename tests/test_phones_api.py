@@ -811,3 +811,23 @@ def test_the_qr_code_is_an_svg_of_the_join_page(server: Server) -> None:
     assert phone.get(f"/qr/{table.code.lower()}.svg").status_code == 200
     assert phone.get(f"/qr/{free_code(server)}.svg").status_code == 404
     assert phone.get("/qr/AEIO.svg").status_code == 404
+
+
+# ---------------------------------------------------------------------- the pages' poll
+
+
+def test_the_pages_ask_for_news_as_often_as_the_server_says(server: Server,
+                                                           tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """POLL_SECONDS (or WOLFVILLAGE_POLL_SECONDS) is how often app.js and narrator.js ask
+    the server whether the table moved on: 1.5 s unless set; no time is a clear error."""
+    table = Table(server)
+    page = server.phone().get(f"/j/{table.code}").text
+    assert 'data-poll-ms="1500"' in page
+    monkeypatch.setenv("WOLFVILLAGE_POLL_SECONDS", "0.5")
+    quick = create_app(open_store(f"sqlite:///{tmp_path}/games.db"), SECRET_KEY="test")
+    assert 'data-poll-ms="500"' in quick.test_client().get("/").text
+    for wrong, said in (("soon", "number of seconds"), ("0", "between"), ("nan", "between")):
+        with pytest.raises(ValueError, match=said):
+            create_app(open_store(f"sqlite:///{tmp_path}/games.db"), POLL_SECONDS=wrong)

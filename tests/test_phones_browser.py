@@ -102,7 +102,8 @@ def chromium() -> Iterator[Browser]:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("phones")
     # a night call is held open for a second of the host page's ticks (12 s by default)
-    app = create_app(open_store(f"sqlite:///{folder}/games.db"), SECRET_KEY="test", CALL_PAUSE=1,
+    app = create_app(open_store(f"sqlite:///{folder}/games.db"), SECRET_KEY="test",
+                     POLL_SECONDS=0.4, CALL_PAUSE=1,
                      VOICE_FACTORY=line_voice)
     with serve(app, threads=12) as running:
         yield running

@@ -54,7 +54,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> str:
 def running(db: str) -> Iterator[object]:
     # the test lets the narrator's time pass itself (see `end_call`), so a dead role's call
     # cannot be over before the shared phone has shown it
-    app = create_app(open_store(db), SECRET_KEY="test", CALL_PAUSE=5)
+    app = create_app(open_store(db), SECRET_KEY="test", POLL_SECONDS=0.4, CALL_PAUSE=5)
     with serve(app, threads=8) as server:
         yield server
 

@@ -72,7 +72,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("table")
     # a night call is held open for one second of the host page's ticks (12 s by default)
     app = create_app(open_store(f"sqlite:///{folder}/games.db"), SECRET_KEY="test",
-                     CALL_PAUSE=1, VOICE_CACHE=str(folder / "voice"),
+                     CALL_PAUSE=1, VOICE_CACHE=str(folder / "voice"), POLL_SECONDS=0.4,
                      ROOM_GUESS_LIMIT="1000 per minute", VOICE_FACTORY=line_voice)
     with serve(app, threads=16) as running:
         yield running

@@ -115,6 +115,6 @@
     });
   }
 
-  setInterval(refresh, 1500);
+  setInterval(refresh, Number(document.body.dataset.pollMs) || 1500);  // the server's POLL_SECONDS
   setInterval(countdown, 1000);
 })();

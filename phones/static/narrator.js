@@ -205,6 +205,6 @@
   });
 
   poll();
-  setInterval(poll, 1500);
+  setInterval(poll, Number(document.body.dataset.pollMs) || 1500);  // the server's POLL_SECONDS
   setInterval(tick, 500);
 })();
