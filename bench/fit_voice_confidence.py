@@ -37,7 +37,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from local_voice.fusion import TwoPass, fused_scores, fusion_inputs, noisy, ps_margin
+from local_voice.fusion import (
+    TwoPass,
+    fused_scores,
+    fusion_inputs,
+    noisy,
+    ps_margin,
+    sound_arbiter,
+)
 from local_voice.recognizers import (
     PocketSphinxRecognizer,
     Utterance,
@@ -115,6 +122,11 @@ def main() -> int:
     parser.add_argument("--ps-quiet-only", choices=("yes", "no"),
                         default="yes" if TwoPass.PS_QUIET_ONLY else "no",
                         help="the second opinion only where nobody talks over the vote")
+    parser.add_argument("--arbiter-margin", type=float,
+                        default=-1.0 if TwoPass.ARBITER_MARGIN is None
+                        else TwoPass.ARBITER_MARGIN,
+                        help="the sound arbiter's margin (TwoPass.ARBITER_MARGIN); "
+                        "negative: no arbiter")
     parser.add_argument("--outside-as-before", action="store_true",
                         help="a reading both passes agree on may still be outside the "
                         "grammar (before round 9)")
@@ -130,8 +142,10 @@ def main() -> int:
         with open(path, encoding="utf-8") as handle:
             rows += [json.loads(line) for line in handle]
     if args.fusion:
-        rows = [fused_row(_inside(_fewer_scored(r, args.ps_top)), args.ps_weight,
-                          args.ps_floor) for r in rows]
+        margin = None if args.arbiter_margin < 0 else args.arbiter_margin
+        rows = [arbitrated_row(fused_row(_inside(_fewer_scored(r, args.ps_top)),
+                                         args.ps_weight, args.ps_floor), margin)
+                for r in rows]
         print_best_sentences(rows)
         return fit_fusion(rows, args.wrong, args.l2, args.run_below, args.check_above,
                           args.wrong_alone, args.l2_alone, args.careful,
@@ -244,6 +258,22 @@ def fused_row(row: dict, weight: float, floor: float) -> dict:
             and _first_meaning(row, scored) == mine}
 
 
+def arbitrated_row(row: dict, margin: float | None) -> dict:
+    """The player the box would ask about if it asked this vote again, with the sound
+    arbiter at `margin` (TwoPass.arbitrate: when the passes read two players by name,
+    the first pass's if its name sounds closer to Whisper's transcript, `w_heard`), as
+    `asked_player`; the reading itself is left as it is (the arbiter only chooses whom
+    a vote asked again names). A row thrown out as table talk is left as it is."""
+    scored = _candidates(row)
+    first = row.get("first_text")
+    if not scored or first is None or row.get("outside") or _outside(row):
+        return row
+    found = sound_arbiter(scored, first, str(row.get("w_heard") or ""), margin)
+    if found is None or found[0] is None:
+        return row
+    return {**row, "asked_player": found[0].player, "sound_gap": found[1]}
+
+
 def print_best_sentences(rows: list[dict]) -> None:
     """How often the reading (Whisper's, or fused) names the intended player, per
     condition, where the back-up read the vote: what any confidence can at most take."""
@@ -321,6 +351,8 @@ def fit_fusion(rows: list[dict], wrong: float, l2: float,
     condition: the first pass alone where sure, its answer over `check_above` unless
     Whisper heard a bare number (or talk outside the grammar), the fused confidence
     otherwise."""
+    import voice_accuracy as va
+
     wrong_alone = wrong if wrong_alone is None else wrong_alone
     # the groups, as TwoPass.confidence tells them apart (TwoPass.group)
     penalty = {"quiet": l2, "alone": l2 if l2_alone is None else l2_alone,
@@ -393,6 +425,15 @@ def fit_fusion(rows: list[dict], wrong: float, l2: float,
                 held[id(r)] = accepted(weights, k)
     print("held out by voice (fit and threshold without the voice):")
     simulate(held, "held-out")
+    print("votes the back-up asked about again, naming the intended player (without / "
+          "with the sound arbiter, TwoPass.ARBITER_MARGIN):")
+    for c in conditions:
+        asked = [r for r in backup if r["condition"] == c and not held.get(id(r), True)
+                 and r["vote"] and r["player"] != va.TALK]
+        if asked:
+            plain = sum(r["heard"] == r["player"] for r in asked)
+            sounded = sum(r.get("asked_player", r["heard"]) == r["player"] for r in asked)
+            print(f"  asked again {c:9}: {plain} -> {sounded} of {len(asked)}")
     weights = fit_groups(np.ones(len(backup), dtype=bool))
     for key, name in (("quiet", "WEIGHTS"), ("careful", "CAREFUL_WEIGHTS"),
                       ("alone", "ALONE_WEIGHTS")):

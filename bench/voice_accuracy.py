@@ -467,6 +467,7 @@ def main() -> int:
         count = {"right": 0, "asked": 0, "other": 0, "wrong": 0}
         alone = dict(count)  # the first pass alone, as if there were no back-up
         paths = {"first": 0, "backup": 0}
+        named = {"asked": 0, "right": 0}  # votes asked again naming a player
         by_voice: dict[str, list[int]] = {}
         for lang, names, audio, voice, text, player in condition_audio(condition, args.quick,
                                                                        args.step):
@@ -479,6 +480,9 @@ def main() -> int:
             decoded += 1
             verdict = judge(heard, player)
             count[verdict] += 1
+            # a vote asked again ("Did you say Tadhg?") that names the intended player
+            named["asked"] += verdict == "asked" and heard.player is not None
+            named["right"] += verdict == "asked" and reads_right(heard, player)
             path = getattr(recognizer, "last_path", "first") or "first"
             paths[path] = paths.get(path, 0) + 1
             by_voice.setdefault(voice, [0, 0, 0])
@@ -505,6 +509,9 @@ def main() -> int:
         if not n:
             continue
         all_ok &= _report(condition, count, alone, paths, by_voice, n)
+        if named["asked"] and not condition.startswith("talk"):
+            print(f"          asked again naming a player: {named['asked']}, the intended "
+                  f"one in {named['right']}")
     print(f"mean time per utterance {1000 * decode_time / max(decoded, 1):.0f} ms")
     print("all targets met" if all_ok else "targets NOT all met")
     return 0 if all_ok else 1

@@ -71,3 +71,51 @@ def pronunciations(word: str) -> tuple[tuple[str, ...], ...]:
         if phones and phones not in found:
             found.append(phones)
     return tuple(found)
+
+
+# ---------------------------------------------------------------------- sounding alike
+
+VOWELS = frozenset(["AA", "AE", "AH", "AO", "AW", "AY", "EH", "ER", "EY", "IH", "IY", "OW",
+                    "OY", "UH", "UW"])
+VOWEL_FOR_VOWEL = 0.6  # one vowel heard for another costs less than a consonant
+
+
+@cache
+def _said_phones(text: str) -> tuple[str, ...]:
+    """How espeak-ng (en-US) says a whole transcript, as ARPAbet phones ("I'll sing" ->
+    AY L S IH NG; digits are said as numbers)."""
+    phones: list[str] = []
+    for word in text.split():
+        try:
+            phones += ipa_to_arpabet(espeak_ipa(word))
+        except (RuntimeError, ValueError):
+            continue
+    return tuple(phones)
+
+
+def _inside_distance(name: tuple[str, ...], heard: tuple[str, ...]) -> float:
+    """Edit distance of `name` to the closest stretch of `heard` (free start and end in
+    `heard`), per phone of the name."""
+    previous = [0.0] * (len(heard) + 1)
+    for i, phone in enumerate(name, 1):
+        current = [float(i)] + [0.0] * len(heard)
+        for j, other in enumerate(heard, 1):
+            swap = 0.0 if phone == other else (
+                VOWEL_FOR_VOWEL if phone in VOWELS and other in VOWELS else 1.0)
+            current[j] = min(previous[j] + 1.0, current[j - 1] + 1.0,
+                             previous[j - 1] + swap)
+        previous = current
+    return min(previous) / max(1, len(name))
+
+
+def sounds_apart(transcript: str, name: str) -> float:
+    """How far `name` (any of espeak-ng's pronunciations of it) is from the closest part
+    of what a transcript sounds like: 0 when the transcript says it ("vote for ted" and
+    Ted), about 1 when nothing in it sounds like the name. A transcript is someone's
+    spelling of what was heard: Whisper writes a name it does not know as words that
+    sound like it ("ted" for Tadhg, "ali" for Eilidh, "she won" for Siobhan)."""
+    heard = _said_phones(" ".join(transcript.lower().split()))
+    names = pronunciations(name.lower())
+    if not heard or not names:
+        return 1.0
+    return min(_inside_distance(phones, heard) for phones in names)

@@ -434,3 +434,51 @@ def test_in_babble_the_backup_probes_the_carriers_and_hears_the_vote_at_three_sp
     quiet = padded(speech(wavs, "Oisin", "en-us+m3"), 0.4, 0.4)
     understand_audio(quiet, two_pass, "en", NAMES, EXPECT["vote"])
     assert two_pass.last_path == "backup" and two_pass.last_features["w_speeds"] == 1
+
+
+# ------------------------------------------------------------------ the sound arbiter
+
+
+def test_a_name_is_found_by_how_it_sounds_in_what_whisper_wrote():
+    """phonetics.sounds_apart: Whisper writes a name it cannot spell as words that sound
+    like it; the name closest in sound is the one it heard (espeak-ng's pronunciations)."""
+    from local_voice.phonetics import sounds_apart
+
+    assert sounds_apart("vote for ted", "Tadhg") < sounds_apart("vote for ted", "Ben")
+    assert sounds_apart("I vote for Sasha.", "Saoirse") < sounds_apart("I vote for Sasha.",
+                                                                       "Sam")
+    assert sounds_apart("she won", "Siobhan") < sounds_apart("she won", "Tamsin")
+    assert sounds_apart("vote for Anna", "Anna") == 0.0
+    assert sounds_apart("", "Anna") == 1.0
+
+
+def _reading(scored: list[tuple[str, str | None, float]], heard: str):  # type: ignore[no-untyped-def]
+    from local_voice.whisper import Candidate, Reading
+
+    cands = [(Candidate(text, text, player), score) for text, player, score in scored]
+    return Reading(cands[0][0], 0.9, {"w_heard": heard, "w_share": 0.9}, cands)
+
+
+def test_a_vote_asked_again_names_the_player_whose_name_sounds_like_the_transcript():
+    """TwoPass.ARBITER_MARGIN: the passes read two players by name and the vote is asked
+    again; the first pass's player is asked about when its name sounds clearly closer to
+    what Whisper wrote ("ted": Tadhg, not Whisper's best sentence "Ben")."""
+    from local_voice.fusion import TwoPass
+
+    scored = [("i vote for ben", "Ben", -1.0), ("i vote for tadhg", "Tadhg", -3.0),
+              ("i vote for anna", "Anna", -4.0), ("nobody", None, -6.0)]
+    owner = TwoPass(None, None)
+    asked = owner.arbitrate(_reading(scored, "I vote for Ted."), "i vote for tadhg")
+    assert asked.best.player == "Tadhg" and asked.features["w_arbitrated"] == 1.0
+    assert asked.features["sound_gap"] > TwoPass.ARBITER_MARGIN
+    # its share and margin are its own: a rival scored higher
+    assert asked.features["w_margin"] == -2.0 and asked.share < 0.5
+    # Whisper's transcript sounds like its own reading: it stays
+    kept = owner.arbitrate(_reading(scored, "I vote for Ben."), "i vote for tadhg")
+    assert kept.best.player == "Ben" and kept.features["sound_gap"] < 0
+    # both passes read the same player, or Whisper read a seat number: nothing to arbitrate
+    same = owner.arbitrate(_reading(scored, "I vote for Ted."), "i vote for ben")
+    assert same.best.player == "Ben" and "sound_gap" not in same.features
+    seat = [("i vote for seat one", "Tamsin", -1.0), *scored]
+    by_number = owner.arbitrate(_reading(seat, "I vote for Ted."), "i vote for tadhg")
+    assert by_number.best.player == "Tamsin" and "sound_gap" not in by_number.features
