@@ -223,6 +223,8 @@ def test_a_tap_is_not_lost_to_a_redraw(browser: Browser, server: Server):
     try:
         seat(server, code, ["Ana", "Ben"])
         host.reload()
+        # the narrator's captions have come (the welcomes): nothing above the button moves
+        expect(host.locator("#narrator")).to_have_attribute("data-next", re.compile(r"\d+"))
         remove = host.locator('#live li[data-player="Ana"] button[data-command="remove"]')
         pressed = remove.element_handle()
         box = pressed.bounding_box()
