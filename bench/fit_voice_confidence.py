@@ -268,7 +268,7 @@ def arbitrated_row(row: dict, margin: float | None) -> dict:
     first = row.get("first_text")
     if not scored or first is None or row.get("outside") or _outside(row):
         return row
-    found = sound_arbiter(scored, first, str(row.get("w_heard") or ""), margin)
+    found = sound_arbiter(scored, scored[0][0], first, str(row.get("w_heard") or ""), margin)
     if found is None or found[0] is None:
         return row
     return {**row, "asked_player": found[0].player, "sound_gap": found[1]}

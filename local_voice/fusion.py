@@ -154,6 +154,11 @@ class TwoPass:
     # not fit PS_FLOOR under the worst) moved the reading itself: the clean best
     # sentences right 88 -> 95 of 114 at 1.2, but babble's fell (104 -> 79 of 189 at
     # 0.8) and held out clean came to 76.8-79.4 %: not taken (0).
+    PS_TOP: ClassVar[int] = 3
+    PS_WEIGHT: ClassVar[float] = 0.0
+    PS_FLOOR: ClassVar[float] = 1.0
+    PS_QUIET_ONLY: ClassVar[bool] = True
+
     # A vote the fused confidence leaves under ASK_BELOW is asked again ("Did you say
     # Tadhg?", and the voter's phone shows it to confirm). When the two passes read two
     # different players there, what Whisper itself wrote down (its free transcript)
@@ -164,18 +169,14 @@ class TwoPass:
     # Saoirse. Round 12, round 10's dumps held out by voice
     # (bench/fit_voice_confidence.py --fusion), the votes the back-up asked about again
     # naming the intended player: clean 22 -> 30 of 37, babble 53 -> 54 of 121,
-    # respelled 12 -> 13 of 22, enrolled 7 -> 8 of 11 (0.15: 27, 56, 12, 8). Taking the arbiter's
-    # player as the answer (refitting the confidence with the sound gap as an input) was
-    # measured and not kept: the best sentence named the player more often (clean 86 ->
-    # 90 of 104) but the flips were wrong too often (11 of 26) to be accepted, and held
-    # out fewer votes were right (clean 78.9 -> 77.8 %, enrolled 81.7 -> 73.3 %). None:
-    # no arbiter.
+    # respelled 12 -> 13 of 22, enrolled 7 -> 8 of 11 (at 0.15: 27, 56, 12, 8). Taking
+    # the arbiter's player as the answer (the confidence refitted with the sound gap as
+    # an input) was measured and not kept: the best sentence named the player more often
+    # (clean 86 -> 90 of 104), but the replaced readings were wrong too often (11 of 26)
+    # to be accepted, and held out fewer votes were right (clean 78.9 -> 77.8 %,
+    # enrolled 81.7 -> 73.3 %). None: no arbiter.
     ASK_BELOW: ClassVar[float] = 0.5  # the narrator's own threshold (box.Box.confidence)
     ARBITER_MARGIN: ClassVar[float | None] = 0.1
-    PS_TOP: ClassVar[int] = 3
-    PS_WEIGHT: ClassVar[float] = 0.0
-    PS_FLOOR: ClassVar[float] = 1.0
-    PS_QUIET_ONLY: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         parts = [p.name for p in (self.first, self.backup) if p is not None]
@@ -332,7 +333,7 @@ class TwoPass:
         """The first pass's player instead of Whisper's when its name sounds clearly more
         like what Whisper itself wrote down (sound_arbiter); the reading's features say
         so either way (`sound_gap`, `w_arbitrated`)."""
-        found = sound_arbiter(reading.scored, first_text,
+        found = sound_arbiter(reading.scored, reading.best, first_text,
                               str(reading.features.get("w_heard", "")), self.ARBITER_MARGIN)
         if found is None:
             return reading
@@ -430,8 +431,9 @@ def _names_by_name(cand: Candidate) -> bool:
     return all(w in words for w in cand.player.casefold().split())
 
 
-def sound_arbiter(scored: list[tuple[Candidate, float]], first_text: str, transcript: str,
-                  margin: float | None) -> tuple[Candidate | None, float] | None:
+def sound_arbiter(scored: list[tuple[Candidate, float]], best: Candidate, first_text: str,
+                  transcript: str, margin: float | None
+                  ) -> tuple[Candidate | None, float] | None:
     """Whether the first pass's reading should replace Whisper's best (TwoPass
     .ARBITER_MARGIN). None when the passes do not read two players by name (they
     agree, or one reads a number, nobody or no vote); otherwise (the first pass's best
@@ -441,7 +443,6 @@ def sound_arbiter(scored: list[tuple[Candidate, float]], first_text: str, transc
 
     if margin is None or not scored or not transcript.strip():
         return None
-    best = scored[0][0]
     mine = next((c for c, _ in scored if c.text == first_text), None)
     if mine is None or not _names_by_name(best) or not _names_by_name(mine) or \
             _meaning(mine) == _meaning(best):
