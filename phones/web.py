@@ -917,6 +917,26 @@ def poll_ms(seconds: object) -> int:
     return round(1000 * value)
 
 
+def environment_problem(environ: Any = None) -> str | None:
+    """What is wrong with the relay's settings in the environment (the variables of
+    docs/alexa.md, "Environment variables"), or None: checked by `wolfvillage serve`
+    before it starts its workers, so that a bad value is one clear line and exit code 2,
+    not a traceback in every worker."""
+    environ = os.environ if environ is None else environ
+    checks = (("WOLFVILLAGE_POLL_SECONDS", poll_ms),
+              ("WOLFVILLAGE_ROOM_GUESS_LIMIT", lambda v: limits.Budget.parse("guess", v)),
+              ("WOLFVILLAGE_ROOM_CREATE_LIMIT", lambda v: limits.Budget.parse("create", v)))
+    for name, check in checks:
+        value = environ.get(name)
+        if not value:
+            continue
+        try:
+            check(value)
+        except ValueError as problem:
+            return f"{name}={value!r}: {problem}"
+    return None
+
+
 def init_app(app: Flask, relay_obj: Relay) -> None:
     """Mount the relay's pages and API on an app (the Alexa endpoint shares the app)."""
     app.extensions["wolfvillage_relay"] = relay_obj

@@ -227,3 +227,18 @@ def test_the_guess_budget_is_one_for_every_server_process(tmp_path: Path) -> Non
             except urllib.error.HTTPError as problem:
                 statuses.append(problem.code)
         assert statuses == [404] * 20 + [429] * 10, " ".join(map(str, statuses))
+
+
+@pytest.mark.parametrize(("variable", "value"), [("WOLFVILLAGE_POLL_SECONDS", "soon"),
+                                                 ("WOLFVILLAGE_ROOM_GUESS_LIMIT", "lots")])
+def test_a_bad_setting_in_the_environment_is_one_clear_line_and_exit_2(
+        tmp_path: Path, variable: str, value: str) -> None:
+    """Before: each granian worker died with a traceback, and `serve` exited 0."""
+    env = dict(os.environ, WOLFVILLAGE_SECRET="test-secret", XDG_DATA_HOME=str(tmp_path),
+               PYTHONPATH=str(ROOT), **{variable: value})
+    done = subprocess.run([str(SCRIPT), "serve", "--host", "127.0.0.1", "--port",
+                           str(free_port()), "--store", f"sqlite:///{tmp_path / 'g.db'}"],
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert variable in done.stderr and "Traceback" not in done.stderr + done.stdout

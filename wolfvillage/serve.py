@@ -183,6 +183,12 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as problem:
         print(f"wolfvillage serve: --trusted-proxy: {problem}", file=sys.stderr)
         return 2
+    from phones.web import environment_problem
+
+    problem = environment_problem()
+    if problem:
+        print(f"wolfvillage serve: {problem}", file=sys.stderr)
+        return 2
     alexa = not args.no_alexa and bool(args.skill_id)
     if not args.no_alexa and not args.skill_id:
         print(ALEXA_OFF.format(env=SKILL_ID_ENV), flush=True)
