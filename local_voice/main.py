@@ -37,6 +37,12 @@ def load_config(args: argparse.Namespace) -> BoxConfig:
     if args.store:
         config.store = args.store
     config.validate()
+    # the phones' relay runs inside the box: its settings in the environment too
+    from phones.web import environment_problem
+
+    problem = environment_problem()
+    if problem:
+        raise ValueError(problem)
     return config
 
 

@@ -160,3 +160,13 @@ def test_a_new_room_on_request(tmp_path):
     finally:
         second.stop()
     assert other != code
+
+
+def test_a_bad_relay_setting_stops_the_box_with_one_clear_line(tmp_path):
+    """The phones' relay runs inside the box: a bad WOLFVILLAGE_POLL_SECONDS is a
+    configuration problem (exit 2), not a traceback once the box is starting."""
+    env = {**cli_env(tmp_path), "WOLFVILLAGE_POLL_SECONDS": "soon"}
+    done = subprocess.run([*WOLFVILLAGE, "box", "--port", "0"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done
+    assert "WOLFVILLAGE_POLL_SECONDS" in done.stderr and "Traceback" not in done.stderr

@@ -401,8 +401,8 @@ class Game:
 
     # A page's live part is in the page itself (the templates include it), so the full
     # page is read at every step and the part alone (its own route) whenever the moment
-    # changed since that viewer's part was last read, and at every PART_EVERY-th step: a
-    # third fewer requests, the suite's longest file
+    # changed since that viewer's part was last read, and at every PART_EVERY-th step:
+    # at most steps one request fewer per viewer (this file alone: 114 -> 96 s)
     PART_EVERY = 4
 
     def pages(self, phone: Phone, path: str, viewer: str, moment: tuple[Any, ...]
