@@ -29,8 +29,8 @@ lint: setup
 # the suite in one process per core (up to four): a file's tests stay together in one (its
 # servers, browser and heard clips are shared), except the long independent games that
 # tests/conftest.py deals out one by one, longest work first. Idle 2-core x86, round 12:
-# 11.0 min with two processes (round 11: 12.4; 13.2 with three: the suite is CPU-bound,
-# ~17 CPU-minutes)
+# 9.1 to 11.0 min with two processes over four runs (round 11: 12.4; 13.2 with three: the
+# suite is CPU-bound, 14-17 CPU-minutes)
 test: setup lint
 	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadfile
 
