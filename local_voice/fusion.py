@@ -81,6 +81,9 @@ class TwoPass:
     last_path: str = ""
     last_features: dict[str, Any] = field(default_factory=dict)
     _warmed: set[tuple[str, tuple[str, ...]]] = field(default_factory=set, repr=False)
+    # the narrator's threshold: a vote less sure than this is asked again (the box's
+    # recognizer.confidence; 0.5 is `wolfvillage hear`'s contract)
+    ask_below: float = 0.5
     # The back-up runs when the first pass is less sure than RUN_BELOW; an answer it is
     # surer of is never second-guessed, so that path costs nothing more. Between
     # CHECK_ABOVE and RUN_BELOW Whisper only checks the first pass for what its grammar
@@ -159,7 +162,7 @@ class TwoPass:
     PS_FLOOR: ClassVar[float] = 1.0
     PS_QUIET_ONLY: ClassVar[bool] = True
 
-    # A vote the fused confidence leaves under ASK_BELOW is asked again ("Did you say
+    # A vote the fused confidence leaves under `ask_below` is asked again ("Did you say
     # Tadhg?", and the voter's phone shows it to confirm). When the two passes read two
     # different players there, what Whisper itself wrote down (its free transcript)
     # arbitrates which one is asked about: the first pass's player when its name sounds
@@ -175,7 +178,6 @@ class TwoPass:
     # (clean 86 -> 90 of 104), but the replaced readings were wrong too often (11 of 26)
     # to be accepted, and held out fewer votes were right (clean 78.9 -> 77.8 %,
     # enrolled 81.7 -> 73.3 %). None: no arbiter.
-    ASK_BELOW: ClassVar[float] = 0.5  # the narrator's own threshold (box.Box.confidence)
     ARBITER_MARGIN: ClassVar[float | None] = 0.1
 
     def __post_init__(self) -> None:
@@ -273,7 +275,7 @@ class TwoPass:
             return heard
         self.last_path = "backup"
         confidence = self.confidence(features)
-        if confidence < self.ASK_BELOW and heard is not None:
+        if confidence < self.ask_below and heard is not None:
             # asked again anyway: about the player whose name sounds like what Whisper
             # wrote, when the passes disagree (arbitrate); the confidence stays
             asked = self.arbitrate(reading, heard.text)

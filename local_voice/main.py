@@ -157,7 +157,7 @@ def serve_box(config: BoxConfig, new_room: bool = False) -> int:
                        lang=config.language)
     ears = MicEars(Microphone(speaker, config.input_device, config.trailing_silence))
     recognizer = make_recognizer(config.engine, config.model or None, config.whisper(),
-                                 config.language)
+                                 config.language, ask_below=config.confidence)
     from local_voice.enrollment import Voiceprints
 
     box = Box(relay, game_id, ears, mouth, recognizer, config.language, config.confidence,

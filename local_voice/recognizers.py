@@ -801,11 +801,12 @@ class VoskRecognizer:
 
 def make_recognizer(engine: str = "pocketsphinx", model: str | None = None,
                     whisper_model: str | None = None, lang: str = "en",
-                    data_dir: Path | None = None) -> Recognizer:
+                    data_dir: Path | None = None, ask_below: float = 0.5) -> Recognizer:
     """The box's ears: the first pass (`engine`: PocketSphinx, English only, or Vosk with
     a model folder), with Whisper as the back-up when `whisper_model` names one ("tiny.en",
     "base" or a CTranslate2 Whisper folder; "" or None: none). Another language than
-    English needs Whisper (the multilingual base) or a Vosk model."""
+    English needs Whisper (the multilingual base) or a Vosk model. `ask_below`: the
+    confidence under which the narrator asks a vote again (TwoPass.ask_below)."""
     from local_voice.whisper import WhisperRecognizer
 
     if engine == "vosk":
@@ -828,4 +829,4 @@ def make_recognizer(engine: str = "pocketsphinx", model: str | None = None,
         return first
     from local_voice.fusion import TwoPass
 
-    return TwoPass(first, backup)
+    return TwoPass(first, backup, ask_below=ask_below)
