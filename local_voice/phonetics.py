@@ -86,10 +86,9 @@ def _said_phones(text: str) -> tuple[str, ...]:
     AY L S IH NG; digits are said as numbers)."""
     phones: list[str] = []
     for word in text.split():
-        try:
-            phones += ipa_to_arpabet(espeak_ipa(word))
-        except (RuntimeError, ValueError):
-            continue
+        said = pronunciations(word)
+        if said:
+            phones += said[0]  # en-US's, the first voice
     return tuple(phones)
 
 
