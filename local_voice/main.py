@@ -144,39 +144,38 @@ def serve_box(config: BoxConfig, new_room: bool = False) -> int:
     threading.Thread(target=server.run, daemon=True).start()
     url = f"http://{lan_address()}:{config.port}"
 
-    from local_voice.phones_only import open_room, show_room
+    try:  # a Ctrl-C (or systemd's stop) while the box starts is a clean stop too
+        from local_voice.phones_only import open_room, show_room
 
-    game_id, code, host_token, handover_code = open_room(relay, config, new_room)
-    print("Wolf Village.", flush=True)
-    show_room(sys.stdout, url, code, host_token, handover_code, host_narrates=False)
+        game_id, code, host_token, handover_code = open_room(relay, config, new_room)
+        print("Wolf Village.", flush=True)
+        show_room(sys.stdout, url, code, host_token, handover_code, host_narrates=False)
 
-    speaker = Speaker(config.output_device)
-    voice = make_voice(config.language, config.piper, _cache_dir())
-    session = relay.session(game_id)
-    mouth = VoiceMouth(voice, speaker.play, names=lambda: list(session.narrator.config.players),
-                       lang=config.language)
-    ears = MicEars(Microphone(speaker, config.input_device, config.trailing_silence))
-    recognizer = make_recognizer(config.engine, config.model or None, config.whisper(),
-                                 config.language, ask_below=config.confidence)
-    from local_voice.enrollment import Voiceprints
+        speaker = Speaker(config.output_device)
+        voice = make_voice(config.language, config.piper, _cache_dir())
+        session = relay.session(game_id)
+        mouth = VoiceMouth(voice, speaker.play, names=lambda: list(session.narrator.config.players),
+                           lang=config.language)
+        ears = MicEars(Microphone(speaker, config.input_device, config.trailing_silence))
+        recognizer = make_recognizer(config.engine, config.model or None, config.whisper(),
+                                     config.language, ask_below=config.confidence)
+        from local_voice.enrollment import Voiceprints
 
-    box = Box(relay, game_id, ears, mouth, recognizer, config.language, config.confidence,
-              voiceprints=Voiceprints.for_game(game_id))
-    box.load_voiceprints()
-    from narrator import Host
-    from phones.relay import handle
+        box = Box(relay, game_id, ears, mouth, recognizer, config.language, config.confidence,
+                  voiceprints=Voiceprints.for_game(game_id))
+        box.load_voiceprints()
+        from narrator import Host
+        from phones.relay import handle
 
-    # a box that listens: the narrator asks each player who joins to say their name for it
-    # (and the host's page may ask again), and the host's page leaves the speaking to it
-    handle(relay, game_id, Host("ears", True))
-    box.spoken = relay.session(game_id).version
-    from narrator import Say
+        # a box that listens: the narrator asks each player who joins to say their name for it
+        # (and the host's page may ask again), and the host's page leaves the speaking to it
+        handle(relay, game_id, Host("ears", True))
+        box.spoken = relay.session(game_id).version
+        from narrator import Say
 
-    box.perform([Say("welcome_box", {"url": url, "code": code}),
-                 *relay.session(game_id).narrator.current_prompt()])
-    stop = threading.Event()
-    try:
-        box.run(until=stop.is_set)
+        box.perform([Say("welcome_box", {"url": url, "code": code}),
+                     *relay.session(game_id).narrator.current_prompt()])
+        box.run(until=lambda: False)  # until Ctrl-C or a stop signal
     except KeyboardInterrupt:
         print("\nThe game is saved. Run `wolfvillage box` again to go on.", file=sys.stderr)
     finally:

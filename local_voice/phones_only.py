@@ -52,12 +52,11 @@ def run(config: BoxConfig, reason: str = "", new_room: bool = False,
 
     say(f"Wolf Village, phones only{f' ({reason})' if reason else ''}.")
     show_room(out, base, code, host_token, handover_code, host_narrates=True)
-    say("Ctrl-C stops the server; the game is saved and goes on at the next start.")
-
-    thread = threading.Thread(target=server.run, name="wolfvillage-phones", daemon=True)
-    thread.start()
     stop = until or threading.Event()
-    try:
+    try:  # from the line that says Ctrl-C stops it on, a Ctrl-C is a clean stop
+        say("Ctrl-C stops the server; the game is saved and goes on at the next start.")
+        thread = threading.Thread(target=server.run, name="wolfvillage-phones", daemon=True)
+        thread.start()
         while not stop.wait(0.5):
             pass
     except KeyboardInterrupt:

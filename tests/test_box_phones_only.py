@@ -41,12 +41,15 @@ def free_port() -> int:
 class Box:
     """The running command: its terminal output, read line by line as it comes."""
 
-    def __init__(self, tmp: Path, port: int, *args: str):
+    def __init__(self, tmp: Path, port: int, *args: str, in_background: bool = False):
         env = {**cli_env(tmp), "WOLFVILLAGE_SECRET": "test"}
         self.proc = subprocess.Popen(
             [*WOLFVILLAGE, "box", "--port", str(port), "--store",
              f"sqlite:///{tmp / 'box.db'}", *args],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            # as a shell starts `wolfvillage box &` in a script: with SIGINT ignored
+            preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+            if in_background else None)
         self.port = port
         self.lines: list[str] = []
         self.ready = threading.Event()
@@ -67,9 +70,14 @@ class Box:
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"
 
-    def stop(self) -> tuple[int, str]:
-        self.proc.send_signal(signal.SIGINT)
-        code = self.proc.wait(timeout=30)
+    def stop(self, signum: int = signal.SIGINT) -> tuple[int, str]:
+        self.proc.send_signal(signum)
+        try:
+            code = self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()  # never left running (and holding its port) after a failure
+            self.proc.wait()
+            raise
         self.reader.join(timeout=5)
         assert self.proc.stderr is not None
         return code, self.proc.stderr.read()
@@ -160,6 +168,16 @@ def test_a_new_room_on_request(tmp_path):
     finally:
         second.stop()
     assert other != code
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_box_started_in_the_background_stops_on_a_signal_and_saves(tmp_path, signum):
+    # Ctrl-C and systemd's stop both end the box the clean way, even when a script started
+    # it in the background (where SIGINT comes ignored)
+    box = Box(tmp_path, free_port(), in_background=True)
+    status, err = box.stop(signum)
+    assert status == 0, err
+    assert box.lines[-1] == "The game is saved. Run `wolfvillage box` again to go on."
 
 
 def test_a_bad_relay_setting_stops_the_box_with_one_clear_line(tmp_path):

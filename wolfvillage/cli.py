@@ -92,6 +92,7 @@ def _console(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    stoppable()
     from wolfvillage.serve import run
 
     return run(args)
@@ -160,7 +161,25 @@ def _say(args: argparse.Namespace) -> int:
 def _box(args: argparse.Namespace) -> int:
     from local_voice.main import run
 
+    stoppable(terminate=True)
     return run(args)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def stoppable(terminate: bool = False) -> None:
+    """Ctrl-C (SIGINT) stops a long-running verb the clean way, whoever started it: a shell
+    starts a command in the background of a script with SIGINT ignored, and Python then
+    keeps it ignored, so `kill -INT` did nothing to a box started that way (and a test that
+    stopped one so left it running). With `terminate`, SIGTERM (systemd's stop) is taken as
+    Ctrl-C too: the box closes its store and says the game is saved."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    if terminate:
+        signal.signal(signal.SIGTERM, _interrupt)
 
 
 def build_parser() -> argparse.ArgumentParser:
