@@ -55,6 +55,35 @@ def aws_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, moto_endpoint: str)
     return moto_endpoint
 
 
+# ------------------------------------------------------------------ caches the files share
+
+
+def _shared(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
+    """A folder every test file (and every xdist worker) of this run shares: the run's own
+    base folder, not a worker's, and never one a later run sees."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's folder, above each worker's popen-gwN
+    folder = base / name
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def shared_voice_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The narrator's disk cache of Piper lines, as a box keeps it from game to game: the
+    box's games by voice seat the same names, and the box renders every line naming each
+    of them ahead (VoiceMouth.prepare), so each such line is synthesised once a run, not
+    once a file (CachedVoice writes each file whole, by a rename)."""
+    return _shared(tmp_path_factory, "narrator-voice")
+
+
+@pytest.fixture(scope="session")
+def shared_speech(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The players' synthesised sentences (tests.voice_fixtures.speech_wav), once a run."""
+    return _shared(tmp_path_factory, "players-speech")
+
+
 # ------------------------------------------------------------------ how the suite is spread
 
 # `make test` runs `-n auto --dist loadfile`: a file's tests stay together on one worker

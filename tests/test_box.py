@@ -56,13 +56,13 @@ MAX_STEPS = 400
 
 
 @pytest.fixture(scope="session")
-def speech_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("table-speech")
+def speech_dir(shared_speech: Path) -> Path:
+    return shared_speech
 
 
 @pytest.fixture(scope="session")
-def voice_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("box-voice")
+def voice_cache(shared_voice_cache: Path) -> Path:
+    return shared_voice_cache
 
 
 @pytest.fixture(scope="session")

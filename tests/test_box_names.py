@@ -99,7 +99,8 @@ def _to_the_vote(relay: Relay, game_id: str, links: dict[str, str]) -> None:
     assert relay.session(game_id).narrator.phase == "vote"
 
 
-def test_a_name_learned_at_join_is_heard_at_the_vote(tmp_path, wavs, recognizer):
+def test_a_name_learned_at_join_is_heard_at_the_vote(tmp_path, wavs, recognizer,
+                                                     shared_voice_cache):
     # without the player's clip, "I vote for Tiger" is not a vote for Tadhg the box is sure of
     tiger = padded(speech(wavs, f"I vote for {SAID['Tadhg']}", VOTER_VOICE), 0.4, 0.4)
     before = understand_audio(tiger, recognizer, "en", TABLE, EXPECT["vote"])
@@ -109,7 +110,7 @@ def test_a_name_learned_at_join_is_heard_at_the_vote(tmp_path, wavs, recognizer)
     relay = Relay(store, call_pause=0.5)
     code, _ = relay.create_room("en")
     game_id = store.lookup(f"room:{code}")
-    table, mouth = Table(wavs), Spoken(tmp_path / "voice")
+    table, mouth = Table(wavs), Spoken(shared_voice_cache)
     prints = Voiceprints.for_game(game_id, data_dir=tmp_path / "data")
     box = Box(relay, game_id, table, mouth, recognizer, "en", voiceprints=prints,
               clock=lambda: 0.0)

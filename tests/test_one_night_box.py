@@ -64,7 +64,8 @@ class OneNightTable(TableEars):
         return said, "name", target, POINTED
 
 
-def test_a_whole_one_night_game_by_voice(tmp_path: Path, recognizer: Any) -> None:
+def test_a_whole_one_night_game_by_voice(tmp_path: Path, recognizer: Any, shared_voice_cache: Path,
+                                         shared_speech: Path) -> None:
     store = open_store(f"sqlite:///{tmp_path / 'games.db'}")
     app = create_app(store, CALL_PAUSE=0.5)
     relay: Relay = app.extensions["wolfvillage_relay"]
@@ -72,8 +73,8 @@ def test_a_whole_one_night_game_by_voice(tmp_path: Path, recognizer: Any) -> Non
     game_id = store.lookup(f"room:{code}")
     names = ["Ana", "Ben", "Tamsin", "Cal", "Dora"]
     links = {name: relay.join(code, name) for name in names}
-    mouth = WavMouth(tmp_path / "spoken", tmp_path / "voice-cache", list(names))
-    ears = OneNightTable(relay, game_id, mouth, tmp_path / "speech", seed=13)
+    mouth = WavMouth(tmp_path / "spoken", shared_voice_cache, list(names))
+    ears = OneNightTable(relay, game_id, mouth, shared_speech, seed=13)
     box = Box(relay, game_id, ears, mouth, recognizer, "en",
               clock=itertools.count(0.0, 0.25).__next__)
     rng = random.Random(14)

@@ -33,13 +33,13 @@ MAX_STEPS = 2500
 
 
 @pytest.fixture(scope="module")
-def speech_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("werewords-speech")
+def speech_dir(shared_speech: Path) -> Path:
+    return shared_speech
 
 
 @pytest.fixture(scope="module")
-def voice_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("werewords-voice")
+def voice_cache(shared_voice_cache: Path) -> Path:
+    return shared_voice_cache
 
 
 @pytest.fixture(scope="module")

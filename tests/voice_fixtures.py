@@ -7,6 +7,7 @@ import hashlib
 import os
 import subprocess
 import sys
+import threading
 from functools import cache
 from pathlib import Path
 
@@ -71,13 +72,17 @@ def speech_wav(folder: Path, text: str, speaker: str, via_cli: bool = False) -> 
     path = folder / f"{speaker.replace('+', '_')}-{key}.wav"
     if path.exists():
         return path
+    # written whole under another name, then renamed: test files on other workers read the
+    # same folder (conftest.shared_speech)
+    part = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.part")
     if via_cli:
         assert speaker == "piper"
-        done = subprocess.run([*WOLFVILLAGE, "say", text, "-o", str(path)], cwd=ROOT,
+        done = subprocess.run([*WOLFVILLAGE, "say", text, "-o", str(part)], cwd=ROOT,
                               env=cli_env(folder), capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr
     else:
-        path.write_bytes(synthesize(text, speaker).to_wav())
+        part.write_bytes(synthesize(text, speaker).to_wav())
+    part.replace(path)
     return path
 
 
