@@ -85,6 +85,9 @@ class WolfVillageGame:
         self.jester_voted_out: int | None = None
         self.winner: str | None = None
         self.winners: list[str] = []
+        # what pending() answers, until the next action: the engine's most asked question
+        # (every view, every simulated move), and its answer only changes in apply
+        self._pending: tuple[Decision, ...] | None = None
 
         self._handlers = {
             "link": self._link,
@@ -107,6 +110,11 @@ class WolfVillageGame:
     # ------------------------------------------------------------------ queries
 
     def pending(self) -> list[Decision]:
+        if self._pending is None:
+            self._pending = tuple(self._decisions())
+        return list(self._pending)
+
+    def _decisions(self) -> list[Decision]:
         out: list[Decision] = []
         for actor in sorted((a for a in self.pending_by if a != TABLE), key=int):
             out.append(Decision(self.players[actor], self.pending_by[actor]))
@@ -220,6 +228,7 @@ class WolfVillageGame:
             if verb in ("revote", "spare") and target is not None:
                 raise Refused(f"{verb} takes no target")
             mark = len(self.events)
+            self._pending = None
             self._handlers[verb](TABLE, target)
             return self.events[mark:]
         s = self.seat.get(actor)
@@ -233,6 +242,7 @@ class WolfVillageGame:
         if expected != verb:
             raise Refused(f"{actor} must {expected} now, not {verb}")
         mark = len(self.events)
+        self._pending = None
         self._handlers[verb](s, target)
         return self.events[mark:]
 
