@@ -311,9 +311,10 @@ class Game:
             for fact in html_facts(page, name):
                 assert fact in allowed, (where, "html", name, role, fact)
             self.check_page_words(page, role, where, name)
+            items = LI.findall(page)  # once a page, not once per other player
             for other in game.alive_names():
                 if other != name and (other, game.role[game.seat[other]]) not in allowed:
-                    for li_name, inner in LI.findall(page):
+                    for li_name, inner in items:
                         if li_name == other:
                             assert "data-role" not in inner, (where, name, other)
 
