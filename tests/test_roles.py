@@ -69,7 +69,9 @@ def snapshot(game) -> dict[str, Any]:
     state = {
         k: copy.deepcopy(v)
         for k, v in vars(game).items()
-        if k not in {"_handlers", "rng", "setup", "options"}
+        # (_pending is what pending() answered last, kept until the next action: a cache,
+        # compared through pending() below)
+        if k not in {"_handlers", "rng", "setup", "options", "_pending"}
     }
     state["rng"] = game.rng.getstate()
     state["public"] = (

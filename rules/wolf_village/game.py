@@ -228,8 +228,8 @@ class WolfVillageGame:
             if verb in ("revote", "spare") and target is not None:
                 raise Refused(f"{verb} takes no target")
             mark = len(self.events)
-            self._pending = None
             self._handlers[verb](TABLE, target)
+            self._pending = None  # (a refused action changed nothing, this included)
             return self.events[mark:]
         s = self.seat.get(actor)
         if s is None:
@@ -242,8 +242,8 @@ class WolfVillageGame:
         if expected != verb:
             raise Refused(f"{actor} must {expected} now, not {verb}")
         mark = len(self.events)
-        self._pending = None
         self._handlers[verb](s, target)
+        self._pending = None  # (a refused action changed nothing, this included)
         return self.events[mark:]
 
     def _waiting_for(self) -> str:
