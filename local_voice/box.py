@@ -23,7 +23,7 @@ from narrator import Clock, Heard, Listen, Pause, Say, Tick
 from narrator.cues import Record
 from narrator.narrator import ALWAYS, LOBBY_INTENTS
 from narrator.protocols import NOBODY_ANSWER
-from narrator.scripts import name_lines as script_name_lines
+from narrator.scripts import DEFAULT_RULESET, script_class
 from phones.relay import Relay, handle
 from speech import line
 
@@ -32,10 +32,18 @@ TICK_EVERY = 10.0
 YES_NO = ("AMAZON.YesIntent", "AMAZON.NoIntent")
 # the lines with a player's name the narrator may say right after hearing an answer:
 # synthesised for every name when the game starts, so they come from the disk cache
-NAME_LINES = ("did_you_say", "ask_vote", "ask_elect", "death_vote", "death_werewolves",
-              "death_poison", "death_vanished", "death_grief", "death_hunter",
-              "sheriff_elected", "badge_passed", "pass_badge", "sheriff_breaks_tie",
-              "player_dead", "vote_undone", "hunter_aims", *script_name_lines())
+# the narrator's own (every game's): "Did you say Ana?", "Ana's vote is taken back."
+ANSWER_LINES = ("did_you_say", "vote_undone")
+
+
+def name_lines(ruleset: str = DEFAULT_RULESET) -> tuple[str, ...]:
+    """The lines with a name the table may hear right after a spoken answer in this game:
+    only those are made ahead for every name (a One Night table does not need Wolf
+    Village's deaths by poison: 18 lines a name became 4, a Pi's minutes of Piper)."""
+    return (*ANSWER_LINES, *script_class(ruleset).name_lines)
+
+
+NAME_LINES = name_lines()  # (Wolf Village's, the default game)
 # lines without a name that can be the first of an answer to a vote (a misheard one; the
 # last vote closing the vote): cached up front too, or their first use costs a synthesis
 # after the end of speech ("The village has decided.": 300-330 ms of Piper, round 10)
@@ -74,13 +82,15 @@ class VoiceMouth:
     names: Callable[[], list[str]] = lambda: []
     log: list[str] = field(default_factory=list)
     lang: str = "en"
-    prepared: set[str] = field(default_factory=set)
+    prepared: set[tuple[str, str]] = field(default_factory=set)  # (line, name) made
     _preparing: threading.Thread | None = field(default=None, repr=False)
 
-    def prepare(self, names: list[str], wait: bool = False) -> None:
-        """Synthesise, in a background thread, every NAME_LINES line for each of `names`
-        not done yet, into the disk cache: the answer to a vote then starts at once."""
-        todo = [n for n in names if n not in self.prepared]
+    def prepare(self, names: list[str], wait: bool = False,
+                keys: tuple[str, ...] = NAME_LINES) -> None:
+        """Synthesise, in a background thread, each of the game's name lines (`keys`) for
+        each of `names` not done yet, into the disk cache: the answer to a vote then
+        starts at once. (A game changed in the lobby has its own lines made then.)"""
+        todo = [(key, n) for key in keys for n in names if (key, n) not in self.prepared]
         if not todo:
             return
         fixed = [] if self.prepared else list(FIXED_LINES)  # the first time only
@@ -93,11 +103,11 @@ class VoiceMouth:
                     self.voice.synthesize(line(lang, key, {}), cache_it=True)
                 except (KeyError, ValueError):
                     continue
-            for key in NAME_LINES:  # the likeliest next lines first, for every name
+            for key in dict.fromkeys(k for k, _ in todo):  # the likeliest next lines first
                 # "Did you say skip?": a doubtful nobody/skip is confirmed with the words
                 # heard, which can only be one of the grammar's few phrases for them
-                said = [*todo, *(_nobody_phrases(lang) if key == "did_you_say" and fixed
-                                 else [])]
+                said = [*(n for k, n in todo if k == key),
+                        *(_nobody_phrases(lang) if key == "did_you_say" and fixed else [])]
                 for name in said:
                     try:
                         text = line(lang, key, {"name": name})
@@ -224,7 +234,8 @@ class Box:
         names = self._names()
         prepare = getattr(self.mouth, "prepare", None)
         if prepare and names:
-            prepare(names)  # once per name, in the background
+            # once per name and line, in the background: this game's lines only
+            prepare(names, keys=name_lines(self.session().narrator.config.ruleset))
         hear = getattr(self.ears, "hear", None)
         if hear is None:
             audio = self.ears.utterance(listen, timeout)

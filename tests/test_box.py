@@ -527,6 +527,25 @@ def test_box_check_says_what_is_wrong_in_plain_words(tmp_path):
 # without audio the box runs the phones alone: tests/test_box_phones_only.py
 
 
+def test_a_game_makes_ahead_only_the_name_lines_it_can_say(tmp_path):
+    # One Night never says "Ana was poisoned": a box running it makes its own name lines
+    # ahead (and Wolf Village's, should the host switch the game in the lobby)
+    from local_voice.box import name_lines
+    from local_voice.voices import EspeakVoice
+
+    voice = CachedVoice(EspeakVoice("en"), tmp_path / "lines")
+    mouth = VoiceMouth(voice, lambda audio: None, names=lambda: ["Ana"])
+    poisoned = line("en", "death_poison", {"name": "Ana"})
+    out = line("en", "on_out", {"name": "Ana"})
+    assert "death_poison" in name_lines("wolf-village") and "on_out" in name_lines("one-night")
+    mouth.prepare(["Ana"], wait=True, keys=name_lines("one-night"))
+    assert voice.has(out) and voice.has(line("en", "did_you_say", {"name": "Ana"}))
+    assert not voice.has(poisoned)
+    mouth.prepare(["Ana"], wait=True, keys=name_lines("wolf-village"))
+    assert voice.has(poisoned)
+    assert set(name_lines("werewords")) == {"did_you_say", "vote_undone"}
+
+
 def test_the_lines_that_answer_a_vote_are_synthesised_ahead(tmp_path):
     # the answer to a vote starts with a name line, "Sorry, I didn't understand that.",
     # or, when the last vote closes the vote, "The village has decided.": all of them are

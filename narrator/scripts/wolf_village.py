@@ -60,6 +60,10 @@ class WolfVillageScript(Script):
     setup_commands: ClassVar[tuple[str, ...]] = ("preset", "deck", "option")
     lobby_intents: ClassVar[tuple[str, ...]] = ("PresetIntent", "OptionIntent",
                                                 "NightModeIntent")
+    name_lines: ClassVar[tuple[str, ...]] = (
+        "ask_vote", "ask_elect", "death_vote", "death_werewolves", "death_poison",
+        "death_vanished", "death_grief", "death_hunter", "sheriff_elected", "badge_passed",
+        "pass_badge", "sheriff_breaks_tie", "player_dead", "hunter_aims")
 
     def __init__(self, narrator: Any):
         super().__init__(narrator)
