@@ -133,6 +133,38 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return seconds / files[name] if _spread(item.nodeid) else seconds
 
     items.sort(key=lambda item: -unit_seconds(item))  # stable: the files' order kept
+    items[:] = _browsers_spread_out(items, unit_seconds)
+
+
+def _browser(nodeid: str) -> bool:
+    return "browser" in _file(nodeid)
+
+
+def _browsers_spread_out(items: list[pytest.Item], seconds: Any) -> list[pytest.Item]:
+    """The work in browsers dealt out through the run, not all at its start: two browser
+    games at once on two cores slow each other (chromium's processes and the pages' polls
+    want more than a core each, and a game that lasts longer polls more). Each kind is
+    taken, longest first, whenever it is behind the other in its share of its own total.
+    (Round 13: the two table games took 103 and 98 s side by side at the start of a run,
+    63 and 42 s dealt apart; the whole run took 563 s both ways, as the suite is bound by
+    its CPU, but a browser's 8-second waits are less often run close.)"""
+    units: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        scope = item.nodeid if _spread(item.nodeid) else item.nodeid.split("::", 1)[0]
+        units.setdefault(scope, []).append(item)
+    kinds: dict[bool, list[list[pytest.Item]]] = {True: [], False: []}
+    for unit in units.values():
+        kinds[_browser(unit[0].nodeid)].append(unit)
+    total = {k: sum(seconds(u[0]) for u in us) or 1.0 for k, us in kinds.items()}
+    done = {True: 0.0, False: 0.0}
+    out: list[pytest.Item] = []
+    while kinds[True] or kinds[False]:
+        kind = (not kinds[False]) or (
+            bool(kinds[True]) and done[True] / total[True] <= done[False] / total[False])
+        unit = kinds[kind].pop(0)
+        done[kind] += seconds(unit[0])  # a spread test its share, a file its whole
+        out += unit
+    return out
 
 
 @pytest.hookimpl(optionalhook=True)
