@@ -29,7 +29,7 @@ lint: setup
 # the suite in one process per core (up to four): a file's tests stay together in one (its
 # servers, browser and heard clips are shared), except the long independent games that
 # tests/conftest.py deals out one by one, longest work first. Idle 2-core x86, round 13:
-# 8.8 to 10.5 min with two processes over four runs (529-631 s; round 12: 9.1-11.0; with
+# 8.8 to 10.5 min with two processes over five runs (529-631 s; round 12: 9.1-11.0; with
 # three processes 11.5: the suite is CPU-bound, 13.6-16.3 CPU-minutes)
 test: setup lint
 	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadfile
