@@ -30,9 +30,10 @@ from speech import line
 LOBBY_LISTEN = Listen((*LOBBY_INTENTS, *ALWAYS), None, timeout=4.0)
 TICK_EVERY = 10.0
 YES_NO = ("AMAZON.YesIntent", "AMAZON.NoIntent")
-# the lines with a player's name the narrator may say right after hearing an answer:
-# synthesised for every name when the game starts, so they come from the disk cache
-# the narrator's own (every game's): "Did you say Ana?", "Ana's vote is taken back."
+# the lines with a player's name the narrator may say right after hearing an answer are
+# synthesised for every name when the game starts, so they come from the disk cache: the
+# narrator's own (every game's: "Did you say Ana?", "Ana's vote is taken back.") and the
+# game script's (Script.name_lines)
 ANSWER_LINES = ("did_you_say", "vote_undone")
 
 

@@ -147,7 +147,7 @@ def _browsers_spread_out(items: list[pytest.Item], seconds: Any) -> list[pytest.
     taken, longest first, whenever it is behind the other in its share of its own total.
     (Round 13: the two table games took 103 and 98 s side by side at the start of a run,
     63 and 42 s dealt apart; the whole run took 563 s both ways, as the suite is bound by
-    its CPU, but a browser's 8-second waits are less often run close.)"""
+    its CPU, but the browsers' 8-second waits now seldom run under two browsers' load.)"""
     units: dict[str, list[pytest.Item]] = {}
     for item in items:
         scope = item.nodeid if _spread(item.nodeid) else item.nodeid.split("::", 1)[0]
@@ -159,8 +159,8 @@ def _browsers_spread_out(items: list[pytest.Item], seconds: Any) -> list[pytest.
     done = {True: 0.0, False: 0.0}
     out: list[pytest.Item] = []
     while kinds[True] or kinds[False]:
-        kind = (not kinds[False]) or (
-            bool(kinds[True]) and done[True] / total[True] <= done[False] / total[False])
+        behind = {k: done[k] / total[k] for k in kinds if kinds[k]}
+        kind = min(behind, key=lambda k: (behind[k], not k))  # a tie: the browser first
         unit = kinds[kind].pop(0)
         done[kind] += seconds(unit[0])  # a spread test its share, a file its whole
         out += unit

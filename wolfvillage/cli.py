@@ -165,10 +165,6 @@ def _box(args: argparse.Namespace) -> int:
     return run(args)
 
 
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
 def stoppable(terminate: bool = False) -> None:
     """Ctrl-C (SIGINT) stops a long-running verb the clean way, whoever started it: a shell
     starts a command in the background of a script with SIGINT ignored, and Python then
@@ -179,7 +175,7 @@ def stoppable(terminate: bool = False) -> None:
 
     signal.signal(signal.SIGINT, signal.default_int_handler)
     if terminate:
-        signal.signal(signal.SIGTERM, _interrupt)
+        signal.signal(signal.SIGTERM, signal.default_int_handler)  # KeyboardInterrupt
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -32,11 +32,3 @@ def lobby_intents() -> tuple[str, ...]:
     for ruleset in SCRIPTS:
         seen.update(dict.fromkeys(script_class(ruleset).lobby_intents))
     return tuple(seen)
-
-
-def name_lines() -> tuple[str, ...]:
-    """Every game's lines with a player's name said right after a spoken answer."""
-    seen: dict[str, None] = {}
-    for ruleset in SCRIPTS:
-        seen.update(dict.fromkeys(script_class(ruleset).name_lines))
-    return tuple(seen)
