@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-import json
+import pickle
 import random
 from typing import Any
 
@@ -260,12 +260,14 @@ def check_winners_agree(played) -> None:
 # ---------------------------------------------------------------- refusals
 
 
-def snapshot(game) -> dict[str, Any]:
+def snapshot(game, copy: bool = True) -> dict[str, Any]:
+    """What the game holds, for `==`. With `copy`, the events are a pickled copy that an
+    in-place change of a past event cannot reach (ten times cheaper than copy.deepcopy);
+    the snapshot after a refusal compares the live list itself, element by element in C,
+    instead of writing the whole log out again after every refusal (a fifth of the time)."""
     pending = game.pending()
     return {
-        # as JSON text: a copy that an in-place change of a past event cannot reach, and
-        # ten times cheaper than copy.deepcopy (which was nine tenths of this file's time)
-        "events": json.dumps(game.events, sort_keys=True),
+        "events": pickle.loads(pickle.dumps(game.events)) if copy else game.events,
         "pending": pending,
         "alive": game.alive_names(),
         "winner": game.winner,
@@ -331,7 +333,7 @@ def play_with_refusals(doc: dict, seed: int) -> tuple[Any, list[list[Any]], int]
                 with pytest.raises(Refused) as refusal:
                     game.apply(*bad)
                 assert isinstance(refusal.value.reason, str) and refusal.value.reason
-                assert snapshot(game) == before, (why, bad, doc)
+                assert snapshot(game, copy=False) == before, (why, bad, doc)
                 tried += 1
         if game.winner is not None:
             break
