@@ -415,6 +415,13 @@ class Narrator:
                                                    "seconds": seconds % 60})])
         if self.paused:
             return Reply(False, [Say("is_paused")])
+        if "voter" in heard.slots:
+            # the host's roll-call form says whose vote it records: the box may have heard
+            # that vote (and moved on to the next voter) while the host was choosing
+            voter = self.resolve_name(heard.slots["voter"])
+            asked = self.listening()
+            if voter is None or asked is None or asked.player != voter:
+                return self.refuse("vote_moved_on", name=str(heard.slots["voter"]))
         if self.confirming is not None:
             if intent in YES_NO:
                 return self._confirmed(intent == "AMAZON.YesIntent")

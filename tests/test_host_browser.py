@@ -6,7 +6,8 @@ the header's icon is an image every phone can draw."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 
 import pytest
 import requests
@@ -22,6 +23,7 @@ from tests.test_phones_browser import (
     chromium,
     create_room,
     decode_qr,
+    host_press,
     host_save,
     join,
     new_phone,
@@ -240,5 +242,109 @@ def test_a_tap_is_not_lost_to_a_redraw(browser: Browser, server: Server):
         # the tap counted, and the redraw it held back comes once the finger is up
         expect(host.locator('#live li[data-player="Ana"]')).to_have_count(0)
         expect(host.locator('#live li[data-player="Cal"]')).to_have_count(1)
+    finally:
+        context.close()
+
+
+def seat_phones(server: Server, code: str, names: list[str]
+                ) -> list[tuple[requests.Session, str]]:
+    """Players join over the API and keep their phone (device and link) to play the night."""
+    phones = []
+    for name in names:
+        phone = requests.Session()
+        phone.headers["X-Wolf-Device"] = f"device-{code}-{name}"
+        r = phone.post(f"{server.url}/api/rooms/{code}/join", json={"name": name}, timeout=10)
+        assert r.status_code == 200, r.text
+        phones.append((phone, r.json()["token"]))
+    return phones
+
+
+def play_the_night(server: Server, phones: list[tuple[requests.Session, str]],
+                   night: Callable[[], bool]) -> None:
+    """Every player with a turn takes the first choice their phone offers, while it is night
+    (a turn may come a moment after another: the witch's once the pack has chosen)."""
+    deadline = time.monotonic() + 30
+    while night():
+        assert time.monotonic() < deadline, "the night never ended"
+        for phone, token in phones:
+            turn = phone.get(f"{server.url}/api/p/{token}", timeout=10).json().get("turn")
+            if turn:
+                target = ({"heal": False, "poison": None} if turn["verb"] == "witch"
+                          else turn["targets"][0])
+                r = phone.post(f"{server.url}/api/p/{token}/choice",
+                               json={"verb": turn["verb"], "target": target}, timeout=10)
+                assert r.status_code == 200, r.text
+        time.sleep(0.2)
+
+
+def test_the_host_records_a_roll_call_vote_for_the_voter_it_names(browser: Browser,
+                                                                  server: Server):
+    """The roll call on the host's page: a name picked stays picked while the page redraws
+    for the same voter (the box asking "was that number three?"), a vote the box heard
+    meanwhile moves the form to the next voter with nothing picked, and a form sent for a
+    voter no longer asked is refused with the reason instead of becoming the next vote."""
+    from narrator import Heard
+    from phones.relay import handle
+
+    context, host, code = create_room(browser, server)
+    names = ["Ana", "Ben", "Cal", "Dan", "Eve", "Fay"]
+    try:
+        phones = seat_phones(server, code, names)
+        host.reload()
+        host_save(host, "preset", "basic")
+        host_save(host, "opt-night_mode", "all_at_once")
+        if host.locator("#opt-sheriff").count() and host.locator("#opt-sheriff").is_checked():
+            with host.expect_response(lambda r: r.url.endswith("/setup")):
+                host.locator("#opt-sheriff").uncheck()
+        host_save(host, "protocol", "roll_call")
+        host_save(host, "clock", "0")
+        host_press(host, "start")
+        host_press(host, "ReadyIntent")
+        relay = server.app.extensions["wolfvillage_relay"]  # type: ignore[attr-defined]
+        game_id = relay.game_for_code(code)
+
+        def asked() -> str:
+            return relay.session(game_id).narrator.listening().player
+
+        play_the_night(server, phones, lambda: relay.session(game_id).narrator.phase == "night")
+        expect(host.locator("#live .phase")).to_have_attribute("data-phase", "debate")
+        host_press(host, "skip_clock")
+        form = host.locator("#live form.record-vote")
+        expect(form).to_have_count(1)
+
+        first = asked()
+        expect(form.locator('input[name="slot_voter"]')).to_have_value(first)
+        choices = form.locator("#vote-for option").all_inner_texts()
+        pick = choices[-1]
+        assert pick != choices[0]
+        form.locator("#vote-for").select_option(pick)
+        form.locator("#vote-for").blur()
+        # the box was unsure of what it heard: it asks the voter, the page redraws
+        before = server_version(host)
+        assert handle(relay, game_id, Heard("VoteIntent", {"player": choices[0]}, first,
+                                            sure=False)).accepted
+        expect(host.locator("#live")).not_to_have_attribute("data-version", before)
+        expect(host.locator("#live form.record-vote #vote-for")).to_have_value(pick)
+        # the box hears the voter's answer: the next voter, nothing picked for them
+        assert handle(relay, game_id, Heard("AMAZON.YesIntent", {}, first)).accepted
+        second = asked()
+        assert second != first
+        form = host.locator(f'#live form.record-vote[data-keep="{second}"]')
+        expect(form).to_have_count(1)
+        assert form.locator("#vote-for").input_value() == form.locator(
+            "#vote-for option").first.get_attribute("value")
+        # a form still showing the first voter (the page had not redrawn yet) is refused
+        form.evaluate("(f, v) => { f.querySelector('[name=slot_voter]').value = v; }", first)
+        with host.expect_response(lambda r: r.request.method == "POST" and "/do" in r.url):
+            form.get_by_role("button").click()
+        expect(host.locator("#live .alert")).to_have_attribute("data-reason", "vote_moved_on")
+        assert asked() == second
+        # and the host's own vote for the voter asked now is taken
+        form = host.locator(f'#live form.record-vote[data-keep="{second}"]')
+        form.locator("#vote-for").select_option(pick)
+        with host.expect_response(lambda r: r.request.method == "POST" and "/do" in r.url):
+            form.get_by_role("button").click()
+        expect(host.locator(f'#live form.record-vote[data-keep="{second}"]')).to_have_count(0)
+        expect(host.locator("#live .alert")).to_have_count(0)
     finally:
         context.close()

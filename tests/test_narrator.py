@@ -612,6 +612,31 @@ def test_roll_call_dead_player_refused():
     assert not reply.accepted and keys(reply.cues)[0] == "player_dead"
 
 
+def test_roll_call_a_vote_recorded_for_a_voter_no_longer_asked_is_refused():
+    """The host page's roll-call form carries its voter: if the box heard that vote while
+    the host was choosing, the host's pick must not become the next voter's vote."""
+    n = table()
+    play_until(n, lambda: n.phase == "vote")
+    first = n.listening().player
+    target = next(p for p in n.game.alive_names() if p != first)
+    assert n.handle(Heard("VoteIntent", {"player": target})).accepted  # the box heard it
+    second = n.listening().player
+    events, before = len(n.game.events), n.current_prompt()
+    for stale in (Heard("VoteIntent", {"player": target, "voter": first}),
+                  Heard("NobodyIntent", {"voter": first}),
+                  Heard("VoteIntent", {"player": target, "voter": "Zed"})):
+        reply = n.handle(stale)
+        assert not reply.accepted
+        assert keys(reply.cues)[0] == "vote_moved_on"
+        assert reply.cues[1:] == before and n.listening().player == second
+    assert said(n.handle(Heard("NobodyIntent", {"voter": first})).cues)[0] == (
+        f"{first}'s vote was already taken.")
+    assert len(n.game.events) == events
+    # the form for the voter asked now is taken, as their vote
+    assert n.handle(Heard("VoteIntent", {"player": target, "voter": second.lower()})).accepted
+    assert n.listening() is None or n.listening().player not in (first, second)
+
+
 def test_undo_the_last_spoken_vote():
     n = table()
     play_until(n, lambda: n.phase == "vote")

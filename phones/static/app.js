@@ -24,6 +24,10 @@
     // the host is typing the name of a player without a phone: kept until it is sent
     var seat = live.querySelector("form.seat-player input[name='arg']");
     if (seat && (seat === document.activeElement || seat.value)) { return true; }
+    // the host has a list of names open (roll call, most hands, a tie): a redraw would shut it
+    var keep = document.activeElement && document.activeElement.closest &&
+      document.activeElement.closest("form[data-keep]");
+    if (keep && live.contains(keep) && document.activeElement.tagName === "SELECT") { return true; }
     // the host is typing a card count: the page is redrawn once it is sent
     var setup = live.querySelector("form#setup");
     var active = document.activeElement;
@@ -55,6 +59,7 @@
               return;
             }
             var focused = document.activeElement && document.activeElement.id;
+            var picked = pickedNames();
             // a card turned face up (or a section opened) stays so through a redraw
             var opened = {};
             live.querySelectorAll("details[id]").forEach(function (d) { opened[d.id] = d.open; });
@@ -63,12 +68,35 @@
               var d = document.getElementById(id);
               if (d) { d.open = opened[id]; }
             });
+            pickAgain(picked);
             live.dataset.version = version;
             if (focused && document.getElementById(focused)) { document.getElementById(focused).focus(); }
           });
       })
       .catch(function () { /* offline for a moment: try again at the next beat */ })
       .then(function () { busy = false; });
+  }
+
+  // A name the host picked in a form (the roll call's "X votes for", most hands, a tie) stays
+  // picked through a redraw while the form still asks the same thing (its data-keep: the same
+  // voter, the same phase); a form for the next voter starts afresh.
+  function pickedKey(form, select) {
+    return form.className + "|" + form.dataset.keep + "|" + select.id;
+  }
+  function pickedNames() {
+    var picked = {};
+    live.querySelectorAll("form[data-keep] select[data-picked]").forEach(function (select) {
+      picked[pickedKey(select.form, select)] = select.value;
+    });
+    return picked;
+  }
+  function pickAgain(picked) {
+    live.querySelectorAll("form[data-keep] select").forEach(function (select) {
+      var value = picked[pickedKey(select.form, select)];
+      var option = value === undefined ? null :
+        Array.prototype.find.call(select.options, function (o) { return o.value === value; });
+      if (option) { select.value = value; select.dataset.picked = "1"; }
+    });
   }
 
   // the host's set-up: every change is sent at once, and the page shows what it made
@@ -90,6 +118,9 @@
   }
 
   live.addEventListener("change", function (event) {
+    if (event.target.tagName === "SELECT" && event.target.closest("form[data-keep]")) {
+      event.target.dataset.picked = "1";
+    }
     var setup = event.target.form;
     if (!setup || setup.id !== "setup") { return; }
     setup.dataset.dirty = "";
