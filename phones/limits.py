@@ -24,8 +24,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from flask.json.provider import DefaultJSONProvider
-
 # A form or API call is well under 1 KB; an Alexa request a few KB.
 MAX_BODY_BYTES = 16 * 1024
 # A deck or a set of options is three levels deep; a target four.
@@ -85,13 +83,6 @@ def strict_loads(text: str | bytes, max_depth: int = MAX_JSON_DEPTH) -> Any:
     if depth(value) > max_depth:
         raise ValueError(f"JSON nested more than {max_depth} levels deep")
     return value
-
-
-class StrictJSON(DefaultJSONProvider):
-    """The app's JSON: what it writes as Flask's default does, what it reads strictly."""
-
-    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
-        return strict_loads(s)
 
 
 # ---------------------------------------------------------------------- addresses

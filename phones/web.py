@@ -35,6 +35,7 @@ from flask import (
     request,
     url_for,
 )
+from flask.json.provider import DefaultJSONProvider
 from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
@@ -953,7 +954,7 @@ def init_app(app: Flask, relay_obj: Relay) -> None:
     for key in ("MAX_CONTENT_LENGTH", "MAX_FORM_MEMORY_SIZE"):
         if app.config.get(key) in (None, app.default_config.get(key)):
             app.config[key] = limits.MAX_BODY_BYTES
-    app.json = limits.StrictJSON(app)
+    app.json = StrictJSON(app)
     # the app's config, else the environment (what `wolfvillage serve` and the Lambda
     # functions read), else the defaults (docs/phones-performance.md, "Limits")
     app.extensions["wolfvillage_budgets"] = {
@@ -1015,6 +1016,14 @@ def init_app(app: Flask, relay_obj: Relay) -> None:
             response.set_cookie(DEVICE_COOKIE, g.device, max_age=60 * 60 * 24 * 365,
                                 httponly=True, samesite="Lax", secure=request.is_secure)
         return response
+
+
+class StrictJSON(DefaultJSONProvider):
+    """The app's JSON: what it writes as Flask's default does, what it reads strictly
+    (phones.limits.strict_loads)."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        return limits.strict_loads(s)
 
 
 def create_app(store: Any, **config: Any) -> Flask:
