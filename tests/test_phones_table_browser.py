@@ -66,13 +66,17 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(tmp_path_factory: pytest.TempPathFactory, shared_voice_cache: Path
+           ) -> Iterator[Server]:
     from phones.web import create_app
 
     folder = tmp_path_factory.mktemp("table")
-    # a night call is held open for one second of the host page's ticks (12 s by default)
+    # a night call is held open for one second of the host page's ticks (12 s by default);
+    # the voice cache is the run's, as the box's games by voice fill it (the same Piper
+    # voice, names and narrator's lines: a line either made first is not made again; the
+    # welcome with this room's code, at least, is always made here)
     app = create_app(open_store(f"sqlite:///{folder}/games.db"), SECRET_KEY="test",
-                     CALL_PAUSE=1, VOICE_CACHE=str(folder / "voice"), POLL_SECONDS=0.4,
+                     CALL_PAUSE=1, VOICE_CACHE=str(shared_voice_cache), POLL_SECONDS=0.4,
                      ROOM_GUESS_LIMIT="1000 per minute", VOICE_FACTORY=line_voice)
     with serve(app, threads=16) as running:
         yield running
