@@ -107,20 +107,19 @@ def _spread(nodeid: str) -> bool:
     return _file(nodeid) in SPREAD
 
 
-# Seconds each file took in a whole run (idle 2-core x86, round 13): the scheduler deals out
+# Seconds each file took in a whole run (idle 2-core x86, round 14): the scheduler deals out
 # the longest work first, so that the run does not end on one long file on one core. Files
 # not listed come after, in their order; a guess is enough.
 SECONDS = {
-    "test_phones_table_browser.py": 156, "test_phones_leaks.py": 101, "test_properties.py": 57,
-    "test_phones_browser.py": 53, "test_whisper.py": 52, "test_box.py": 49, "test_hear.py": 48,
-    "test_werewords_phones_browser.py": 39, "test_one_night_box.py": 34,
-    "test_one_night_phones_browser.py": 31, "test_host_browser.py": 30,
-    "test_werewords_box.py": 29, "test_store.py": 29, "test_skill_lambda.py": 28,
-    "test_phones_shared_narrated_browser.py": 22, "test_replay_cli.py": 21,
-    "test_werewords_properties.py": 20, "test_one_night_properties.py": 20,
-    "test_hardening_serve.py": 20, "test_one_night_phones_leaks.py": 19,
-    "test_werewords_phones_leaks.py": 18, "test_box_names.py": 18,
-    "test_werewords_replay.py": 14, "test_hardening_api.py": 13,
+    "test_phones_table_browser.py": 144, "test_whisper.py": 90, "test_box.py": 84,
+    "test_properties.py": 73, "test_phones_leaks.py": 70, "test_phones_browser.py": 60,
+    "test_werewords_phones_browser.py": 43, "test_hear.py": 39,
+    "test_one_night_phones_browser.py": 37, "test_one_night_box.py": 33,
+    "test_store.py": 33, "test_werewords_box.py": 31, "test_host_browser.py": 27,
+    "test_one_night_phones_leaks.py": 25, "test_hardening_serve.py": 21,
+    "test_skill_lambda.py": 20, "test_phones_shared_narrated_browser.py": 18,
+    "test_werewords_phones_leaks.py": 18, "test_one_night_properties.py": 17,
+    "test_box_names.py": 15,
 }
 
 
