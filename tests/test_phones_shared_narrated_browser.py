@@ -87,10 +87,16 @@ def end_call(host: Page) -> None:
 
 def wait_for_call(shared: Page, host: Page) -> str | None:
     """The call the shared phone shows next (None: the night is over)."""
-    call = shared.locator("#live section.shared-call")
     for _ in range(60):
-        if call.count() and not call.locator(".chosen").count():
-            return call.get_attribute("data-call")
+        # read in one go inside the page: the page redraws its live part as it polls, and a
+        # section counted a moment before may be gone when its attribute is asked for (a
+        # suite run under load waited 8 s for one that the call's end had replaced)
+        shown = shared.evaluate("""() => {
+            const call = document.querySelector('#live section.shared-call');
+            return call && {call: call.dataset.call, chosen: !!call.querySelector('.chosen')};
+        }""")
+        if shown and not shown["chosen"]:
+            return shown["call"]
         if host.locator("#live .phase").get_attribute("data-phase") != "night":
             return None
         shared.wait_for_timeout(250)
