@@ -28,9 +28,9 @@ lint: setup
 
 # the suite in one process per core (up to four): a file's tests stay together in one (its
 # servers, browser and heard clips are shared), except the long independent games that
-# tests/conftest.py deals out one by one, longest work first. Idle 2-core x86, round 13:
-# 8.8 to 10.5 min with two processes over five runs (529-631 s; round 12: 9.1-11.0; with
-# three processes 11.5: the suite is CPU-bound, 13.6-16.3 CPU-minutes)
+# tests/conftest.py deals out one by one, longest work first. Idle 2-core x86, round 14:
+# 521-537 s with two processes, 13.2-13.3 CPU-minutes (round 13: 529-631 s); three
+# processes took 502 and 529 s but stretch the browsers' waits (kept at one per core)
 test: setup lint
 	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadfile
 
