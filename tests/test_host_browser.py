@@ -348,3 +348,33 @@ def test_the_host_records_a_roll_call_vote_for_the_voter_it_names(browser: Brows
         expect(host.locator("#live .alert")).to_have_count(0)
     finally:
         context.close()
+
+
+def test_a_paused_debate_clock_stands_still_on_the_page(browser: Browser, server: Server):
+    """The page counts the debate clock down by itself between two answers of the server;
+    while the game is paused the server's clock stands, and so must the page's (it used to
+    go on counting down to 0:00 on every phone)."""
+    context, host, code = create_room(browser, server)
+    try:
+        phones = seat_phones(server, code, ["Ana", "Ben", "Cal", "Dan", "Eve"])
+        host.reload()
+        host_save(host, "preset", "basic")
+        host_save(host, "opt-night_mode", "all_at_once")
+        host_save(host, "clock", "120")
+        host_press(host, "start")
+        host_press(host, "ReadyIntent")
+        relay = server.app.extensions["wolfvillage_relay"]  # type: ignore[attr-defined]
+        game_id = relay.game_for_code(code)
+        play_the_night(server, phones, lambda: relay.session(game_id).narrator.phase == "night")
+        clock = host.locator("#live #debate-clock")
+        expect(clock).to_have_attribute("data-countdown", re.compile(r"\d+"))
+        host_press(host, "pause")
+        expect(clock).to_have_attribute("data-paused", "")
+        shown = clock.locator(".left").inner_text()
+        host.wait_for_timeout(2_500)  # two of app.js's one-second countdown beats
+        assert clock.locator(".left").inner_text() == shown
+        host_press(host, "resume")
+        expect(clock).to_have_attribute("data-countdown", re.compile(r"\d+"))
+        expect(clock.locator(".left")).not_to_have_text(shown, timeout=4_000)
+    finally:
+        context.close()
