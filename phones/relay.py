@@ -807,15 +807,28 @@ class Relay:
 _STABLE_REASON = re.compile(r"[a-z][a-z_]{0,39}")
 
 
+# how often (seconds) a running clock alone brings a phone's page the server's own time
+CLOCK_RESYNC = 15
+
+
 def tagged(view: dict[str, Any]) -> dict[str, Any]:
     """The view with `version`: a hash of its content, not a count of the table's inputs.
 
     A count would let a phone that polls during a narrated night count the secret turns
     taken, and so learn that a role has died when dead roles are secret; it would also
-    start again at a new game. A hash changes exactly when what this viewer sees changes.
+    start again at a new game. A hash changes exactly when what this viewer sees changes,
+    except a running clock's seconds, which the page counts down itself (CLOCK_RESYNC).
     """
     body = {k: v for k, v in view.items() if k != "version"}
-    text = json.dumps(body, sort_keys=True, ensure_ascii=False, default=str)
+    hashed = body
+    timer = body.get("timer")
+    if isinstance(timer, dict) and isinstance(timer.get("left"), int):
+        # a page counts a running clock down by itself (app.js): the clock's seconds alone
+        # move the version only every CLOCK_RESYNC seconds, not every second, or every phone
+        # would fetch and redraw its page each second of a debate (20 renders a second
+        # for a table of 20 on a Pi)
+        hashed = {**body, "timer": {**timer, "left": timer["left"] // CLOCK_RESYNC}}
+    text = json.dumps(hashed, sort_keys=True, ensure_ascii=False, default=str)
     return {**body, "version": hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]}
 
 

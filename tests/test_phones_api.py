@@ -566,6 +566,34 @@ def test_a_tick_of_nan_or_infinity_does_not_end_the_debate(server: Server) -> No
     assert table.host_view()["phase"] == "debate"
 
 
+def test_a_running_clock_alone_moves_the_version_every_fifteen_seconds(server: Server
+                                                                         ) -> None:
+    """A page counts the debate clock down by itself: a second of the clock alone is no news
+    (a poll answers 204, and no phone redraws its page every second); the view still says
+    the exact time left, and the version moves once the clock has crossed a 15 s step."""
+    table = seated(server, 6, preset="basic")
+    finish_night(table)
+    name = next(iter(table.players))
+    phone, token = table.players[name]
+    first = table.view(name)
+    left = first["timer"]["left"]
+    assert first["phase"] == "debate" and left > 30
+    table.host.post(f"/api/h/{table.host_token}/tick", json={"seconds": left % 15 + 1})
+    crossed = table.view(name)
+    assert crossed["timer"]["left"] == left - left % 15 - 1
+    assert crossed["version"] != first["version"]
+    table.host.post(f"/api/h/{table.host_token}/tick", json={"seconds": 1})
+    same = table.view(name)
+    assert same["timer"]["left"] == crossed["timer"]["left"] - 1
+    assert same["version"] == crossed["version"]
+    assert phone.get(f"/api/p/{token}", params={"since": same["version"]}).status_code == 204
+    host = table.host_view()
+    table.host.post(f"/api/h/{table.host_token}/tick", json={"seconds": 2})
+    assert table.host_view()["version"] == host["version"]
+    table.host.post(f"/api/h/{table.host_token}/tick", json={"seconds": 15})
+    assert table.view(name)["version"] != same["version"]
+
+
 def test_a_cross_origin_post_is_403_and_changes_nothing(server: Server) -> None:
     table = seated(server, 5, preset="basic")
     phone, token = table.players["P0"]
