@@ -8,10 +8,11 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 import requests
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from local_voice.voices import line_voice
 from rules.wolf_village.balance import rating
@@ -277,6 +278,27 @@ def play_the_night(server: Server, phones: list[tuple[requests.Session, str]],
         time.sleep(0.2)
 
 
+def to_the_day(browser: Browser, server: Server, names: list[str], protocol: str,
+               clock: str) -> tuple[BrowserContext, Page, Any, str]:
+    """A room of the basic set-up (no sheriff) whose host page has started the game, and
+    whose players, over the API, have played the first night: the debate is on. Returns the
+    host's browser context and page, the server's relay and the game's id."""
+    context, host, code = create_room(browser, server)
+    phones = seat_phones(server, code, names)
+    host.reload()
+    host_save(host, "preset", "basic")
+    host_save(host, "opt-night_mode", "all_at_once")
+    host_save(host, "protocol", protocol)
+    host_save(host, "clock", clock)
+    host_press(host, "start")
+    host_press(host, "ReadyIntent")
+    relay = server.app.extensions["wolfvillage_relay"]  # type: ignore[attr-defined]
+    game_id = relay.game_for_code(code)
+    play_the_night(server, phones, lambda: relay.session(game_id).narrator.phase == "night")
+    expect(host.locator("#live .phase")).to_have_attribute("data-phase", "debate")
+    return context, host, relay, game_id
+
+
 def test_the_host_records_a_roll_call_vote_for_the_voter_it_names(browser: Browser,
                                                                   server: Server):
     """The roll call on the host's page: a name picked stays picked while the page redraws
@@ -286,28 +308,13 @@ def test_the_host_records_a_roll_call_vote_for_the_voter_it_names(browser: Brows
     from narrator import Heard
     from phones.relay import handle
 
-    context, host, code = create_room(browser, server)
-    names = ["Ana", "Ben", "Cal", "Dan", "Eve", "Fay"]
+    context, host, relay, game_id = to_the_day(
+        browser, server, ["Ana", "Ben", "Cal", "Dan", "Eve", "Fay"], "roll_call", "0")
+
+    def asked() -> str:
+        return relay.session(game_id).narrator.listening().player
+
     try:
-        phones = seat_phones(server, code, names)
-        host.reload()
-        host_save(host, "preset", "basic")
-        host_save(host, "opt-night_mode", "all_at_once")
-        if host.locator("#opt-sheriff").count() and host.locator("#opt-sheriff").is_checked():
-            with host.expect_response(lambda r: r.url.endswith("/setup")):
-                host.locator("#opt-sheriff").uncheck()
-        host_save(host, "protocol", "roll_call")
-        host_save(host, "clock", "0")
-        host_press(host, "start")
-        host_press(host, "ReadyIntent")
-        relay = server.app.extensions["wolfvillage_relay"]  # type: ignore[attr-defined]
-        game_id = relay.game_for_code(code)
-
-        def asked() -> str:
-            return relay.session(game_id).narrator.listening().player
-
-        play_the_night(server, phones, lambda: relay.session(game_id).narrator.phase == "night")
-        expect(host.locator("#live .phase")).to_have_attribute("data-phase", "debate")
         host_press(host, "skip_clock")
         form = host.locator("#live form.record-vote")
         expect(form).to_have_count(1)
@@ -354,18 +361,9 @@ def test_a_paused_debate_clock_stands_still_on_the_page(browser: Browser, server
     """The page counts the debate clock down by itself between two answers of the server;
     while the game is paused the server's clock stands, and so must the page's (it used to
     go on counting down to 0:00 on every phone)."""
-    context, host, code = create_room(browser, server)
+    context, host, _, _ = to_the_day(browser, server, ["Ana", "Ben", "Cal", "Dan", "Eve"],
+                                     "roll_call", "120")
     try:
-        phones = seat_phones(server, code, ["Ana", "Ben", "Cal", "Dan", "Eve"])
-        host.reload()
-        host_save(host, "preset", "basic")
-        host_save(host, "opt-night_mode", "all_at_once")
-        host_save(host, "clock", "120")
-        host_press(host, "start")
-        host_press(host, "ReadyIntent")
-        relay = server.app.extensions["wolfvillage_relay"]  # type: ignore[attr-defined]
-        game_id = relay.game_for_code(code)
-        play_the_night(server, phones, lambda: relay.session(game_id).narrator.phase == "night")
         clock = host.locator("#live #debate-clock")
         expect(clock).to_have_attribute("data-countdown", re.compile(r"\d+"))
         host_press(host, "pause")

@@ -36,6 +36,7 @@ import pytest
 
 import phones.relay
 from narrator.narrator import Narrator
+from tests.pages_read import PagesRead
 from tests.stored_truth import StoredTruth
 from tests.test_phones_leaks import Phone, Server
 
@@ -246,7 +247,7 @@ class Table:
         self.command("protocol", protocol)
         self.command("start")
         self.steps = 0
-        self.pages_read: dict[str, str] = {}  # viewer -> view version of its last pages
+        self.pages_read = PagesRead()
         self.seen: dict[str, set[tuple[str, str]]] = {}
 
     def post(self, kind: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -328,14 +329,6 @@ class Table:
         assert r.status_code == 200, (url, r.status_code, r.text[:300])
         return r.text
 
-    def changed(self, viewer: str, view: dict[str, Any]) -> bool:
-        """A page is drawn from its viewer's view (read at every step): its pages are read
-        and checked again only when the view's version (a hash of its content) changed."""
-        if self.pages_read.get(viewer) == view["version"]:
-            return False
-        self.pages_read[viewer] = view["version"]
-        return True
-
     def observe(self) -> dict[str, dict[str, Any]]:
         self.steps += 1
         truth = self.truth()
@@ -344,18 +337,18 @@ class Table:
         for name, (phone, token) in self.links.items():
             view = phone.get(f"/api/p/{token}").json()
             pages = ([self.page(phone, f"/p/{token}"), self.page(phone, f"/p/{token}/part")]
-                     if self.changed(name, view) else [])
+                     if self.pages_read.changed(name, view["version"]) else [])
             if name == self.host_player:
                 host = phone.get(f"/api/h/{self.ht}").json()
-                host_pages = ([self.page(phone, f"/h/{self.ht}/part")]
-                              if self.changed("__host_player__", host) else [])
+                fresh = self.pages_read.changed("__host_player__", host["version"])
+                host_pages = [self.page(phone, f"/h/{self.ht}/part")] if fresh else []
                 self.check_player(truth, name, host, host_pages, where + " (host)")
             self.check_player(truth, name, view, pages, where)
             views[name] = view
         host_view = self.host.get(f"/api/h/{self.ht}").json()
         host_pages = ([self.page(self.host, f"/h/{self.ht}"),
                        self.page(self.host, f"/h/{self.ht}/part")]
-                      if self.changed("__host__", host_view) else [])
+                      if self.pages_read.changed("__host__", host_view["version"]) else [])
         self.check_host(truth, host_view, host_pages, where)
         views["__host__"] = host_view
         return views
@@ -420,7 +413,7 @@ def test_a_whole_one_night_game_leaks_nothing(server: Server, seed: int, players
     table = Table(server, seed, players, deck, protocol, host_plays)
     final = table.play()
     # every phone's pages were read (and again whenever its view changed)
-    assert set(table.pages_read) >= set(table.links), sorted(table.pages_read)
+    assert set(table.pages_read.versions) >= set(table.links), table.pages_read.versions
     views = table.observe()
     for name in table.links:
         public = views[name]["public"]

@@ -13,7 +13,6 @@ count from 3 to 12, any cards the deck check allows) played with random legal ch
 from __future__ import annotations
 
 import json
-import pickle
 import random
 from collections import Counter
 from typing import Any
@@ -26,6 +25,7 @@ from rules.one_night import start, validate_deck
 from rules.one_night.knowledge import private_knowledge
 from rules.one_night.roles import ROLES, VERBS
 from rules.simulate import play_random, random_action
+from tests.one_night_helpers import snapshot
 
 SETTINGS = settings(max_examples=600, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -172,14 +172,6 @@ def expected_facts(game, name: str) -> Counter:
                 out.append(("werewolves", wolves))
         previous = e
     return Counter(json.dumps(pair) for pair in out)
-
-
-def snapshot(game, copy: bool = True) -> dict[str, Any]:
-    """Everything the game holds, for `==` (see one_night_helpers.snapshot)."""
-    state = {k: pickle.loads(pickle.dumps(v)) if copy else v for k, v in vars(game).items()
-             if k not in {"_handlers", "rng", "setup", "options"}}
-    state["rng"] = game.rng.getstate()
-    return state
 
 
 # ----------------------------------------------------------------------------- properties

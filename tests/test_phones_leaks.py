@@ -31,6 +31,7 @@ from waitress import create_server
 
 from phones.web import create_app
 from store import open_store
+from tests.pages_read import PagesRead
 from tests.stored_truth import StoredTruth
 from tests.test_phones_api import stop_waitress
 
@@ -242,8 +243,7 @@ class Game:
         self.last_phase = "lobby"
         self.seen_roles: dict[str, set[str]] = {}
         self.parts_read: dict[str, tuple[Any, ...]] = {}  # viewer -> moment of its last part
-        self.pages_read: dict[str, str] = {}  # viewer -> view version of its last pages
-        self.page_reads = 0
+        self.pages_read = PagesRead()
 
     # --- the host's hands
 
@@ -410,14 +410,8 @@ class Game:
 
     def pages(self, phone: Phone, path: str, viewer: str, moment: tuple[Any, ...],
               version: str) -> list[str]:
-        # A page is drawn from its viewer's view (the API's, read at every step): while
-        # the view's version (a hash of its content) is the one whose pages were read and
-        # checked, the pages are too; they are read again when it changes. (About half of
-        # the steps leave a given viewer's view as it was.)
-        if self.pages_read.get(viewer) == version:
+        if not self.pages_read.changed(viewer, version):
             return []
-        self.pages_read[viewer] = version
-        self.page_reads += 1
         pages = [phone.get(path).text]
         if self.parts_read.get(viewer) != moment or self.steps % self.PART_EVERY == 0:
             self.parts_read[viewer] = moment
@@ -445,10 +439,8 @@ class Game:
         host_pages = self.pages(self.host, f"/h/{self.ht}", "__host__", moment,
                                 host_view["version"])
         pass_view = self.host.get(f"/api/h/{self.ht}/pass").json()
-        pass_pages = []
-        if self.pages_read.get("__pass__") != pass_view["version"]:
-            self.pages_read["__pass__"] = pass_view["version"]
-            pass_pages.append(self.host.get(f"/h/{self.ht}/pass").text)
+        pass_pages = ([self.host.get(f"/h/{self.ht}/pass").text]
+                      if self.pages_read.changed("__pass__", pass_view["version"]) else [])
         if self.night_mode == "narrated":
             # the host's phone is a shared phone too at a narrated night: its pass page is
             # checked as one (it shows the call's choice, the witch's victim to the witch)
@@ -621,7 +613,7 @@ def test_a_whole_game_leaks_nothing(server: Server, seed: int, preset: str, nigh
     game = Game(server, seed, preset, night_mode, reveal, protocol, host_plays)
     final = game.play()
     # the pages were read whenever a view changed: every step changes some viewer's
-    assert game.page_reads >= game.steps, (game.page_reads, game.steps)
+    assert game.pages_read.reads >= game.steps, (game.pages_read.reads, game.steps)
     if game.shared:
         # the calls were tapped on the shared phones
         # (a dead role's call is tapped in most games; test_phones_shared_narrated plays

@@ -33,6 +33,7 @@ from narrator.cues import Say
 from narrator.narrator import Narrator
 from phones.i18n import page_text
 from speech import catalog
+from tests.pages_read import PagesRead
 from tests.stored_truth import StoredTruth
 from tests.test_phones_leaks import LI, Phone, Server
 
@@ -231,7 +232,7 @@ class Table:
         else:
             raise AssertionError("every deal offered a word the pages use")
         self.steps = 0
-        self.pages_read: dict[str, str] = {}  # viewer -> view version of its last pages
+        self.pages_read = PagesRead()
         self.checked_word_hidden = 0
 
     def open(self, host_plays: bool, options: dict[str, Any]) -> None:
@@ -312,14 +313,6 @@ class Table:
                 assert 'class="turn pad"' not in page, (where, viewer, "the pad")
                 assert 'data-verb="take_back"' not in page, (where, viewer, "a held token")
 
-    def changed(self, viewer: str, view: dict[str, Any]) -> bool:
-        """A page is drawn from its viewer's view (read at every step): its pages are read
-        and checked again only when the view's version (a hash of its content) changed."""
-        if self.pages_read.get(viewer) == view["version"]:
-            return False
-        self.pages_read[viewer] = view["version"]
-        return True
-
     def observe(self) -> dict[str, Any]:
         self.steps += 1
         truth = self.truth()
@@ -328,11 +321,11 @@ class Table:
         for name, (phone, token) in self.links.items():
             view = phone.get(f"/api/p/{token}").json()
             pages = ([phone.get(f"/p/{token}").text, phone.get(f"/p/{token}/part").text]
-                     if self.changed(name, view) else [])
+                     if self.pages_read.changed(name, view["version"]) else [])
             extra: list[Any] = []
             if name == self.host_player:
                 extra = [phone.get(f"/api/h/{self.ht}").json()]
-                if self.changed("__host_player__", extra[0]):
+                if self.pages_read.changed("__host_player__", extra[0]["version"]):
                     pages += [phone.get(f"/h/{self.ht}").text,
                               phone.get(f"/h/{self.ht}/part").text]
             self.check(truth, name, [view, *extra], pages, where)
@@ -341,7 +334,7 @@ class Table:
         if self.host_player is None:
             pages = ([self.host.get(f"/h/{self.ht}").text,
                       self.host.get(f"/h/{self.ht}/part").text]
-                     if self.changed("__host__", host) else [])
+                     if self.pages_read.changed("__host__", host["version"]) else [])
             self.check(truth, None, [host], pages, where)
             assert "private" not in host and "turn" not in host, (where, "host")
         views["__host__"] = host
@@ -431,7 +424,7 @@ def test_a_whole_werewords_game_leaks_nothing(server: Server, seed: int, players
     table = Table(server, seed, players, protocol, host_plays, **options)
     final = table.play()
     # every phone's pages were read (and again whenever its view changed)
-    assert set(table.pages_read) >= set(table.links), sorted(table.pages_read)
+    assert set(table.pages_read.versions) >= set(table.links), table.pages_read.versions
     assert table.checked_word_hidden > 3 * players  # the word was looked for, and hidden
     views = table.observe()
     for name in table.names:
