@@ -164,6 +164,10 @@ def shows(text: str, word: str) -> bool:
                      _content(text).casefold()) is not None
 
 
+# a link's token (or a device id): 32 random URL-safe characters, where a short offered word
+# turns up by chance between two dashes ("/p/x9-car-Zq..." about once in 600,000 tokens for
+# a three-letter word; a crawl reads some 1,000 tokens a game): a secret's address, not text
+TOKEN = re.compile(r"(?<![\w-])[\w-]{32,}(?![\w-])")
 MARKUP_VALUES = re.compile(
     r"""\s(?:type|class|id|role|for|name|method|enctype|rel|autocomplete|inputmode|lang|"""
     r"""charset|content|http-equiv|aria-hidden|aria-live)=(?:"[^"]*"|'[^']*')""")
@@ -173,6 +177,7 @@ def _content(text: str) -> str:
     try:
         doc = json.loads(text)
     except ValueError:
+        text = TOKEN.sub(" ", text)
         # markup: drop tag names, attribute names and the values of the attributes whose
         # values are markup's own vocabulary (`type="button"` is no offered "button"); keep
         # the text and every other attribute's value (data-*, value, alt, title, href)
@@ -192,7 +197,7 @@ def _content(text: str) -> str:
             values.append(str(node))
 
     collect(doc)
-    return "\n".join(values)
+    return TOKEN.sub(" ", "\n".join(values))
 
 
 def chrome(lang: str) -> str:
@@ -441,6 +446,12 @@ def test_the_oracle_catches_a_leak() -> None:
     assert not shows('<button type="button" class="small">Replay</button>', "button")
     assert shows('<button type="button" title="Button">Replay</button>', "button")
     assert shows('<li data-word="button">x</li>', "button")
+    # a link's token is no text: a word that turns up in it by chance is not shown
+    token = "x9-car-" + "Zq" * 12 + "u"
+    assert len(token) == 32
+    assert not shows(f'<a href="/p/{token}">Your link</a>', "car")
+    assert not shows(json.dumps({"link": f"/p/{token}", "token": token}), "car")
+    assert shows(json.dumps({"link": f"/p/{token}", "word": "car"}), "car")
     view = {"player": "Ana", "facts": [{"call": "seer", "fact": "role", "value": "seer"},
                                        {"call": "werewolves", "fact": "pack",
                                         "value": ["Ben"]}],
