@@ -127,6 +127,14 @@ def main() -> int:
                         else TwoPass.ARBITER_MARGIN,
                         help="the sound arbiter's margin (TwoPass.ARBITER_MARGIN); "
                         "negative: no arbiter")
+    parser.add_argument("--second-weight", type=float, default=0.0,
+                        help="a second Whisper model's opinion (the dump's w2_scored, "
+                        "voice_features.py --second base): each of the back-up's best "
+                        "sentences it scored gets its score times this added, and only "
+                        "those stay candidates (0: not used)")
+    parser.add_argument("--second-top", type=int, default=None,
+                        help="how many of the back-up's best sentences the second model "
+                        "scores (at most what the dump was made with)")
     parser.add_argument("--outside-as-before", action="store_true",
                         help="a reading both passes agree on may still be outside the "
                         "grammar (before round 9)")
@@ -143,9 +151,9 @@ def main() -> int:
             rows += [json.loads(line) for line in handle]
     if args.fusion:
         margin = None if args.arbiter_margin < 0 else args.arbiter_margin
-        rows = [arbitrated_row(fused_row(_inside(_fewer_scored(r, args.ps_top)),
-                                         args.ps_weight, args.ps_floor), margin)
-                for r in rows]
+        rows = [arbitrated_row(fused_row(_inside(second_model_row(
+            _fewer_scored(r, args.ps_top), args.second_weight, args.second_top)),
+            args.ps_weight, args.ps_floor), margin) for r in rows]
         print_best_sentences(rows)
         return fit_fusion(rows, args.wrong, args.l2, args.run_below, args.check_above,
                           args.wrong_alone, args.l2_alone, args.careful,
@@ -199,7 +207,7 @@ def _candidates(row: dict) -> list[tuple[Candidate, float]]:
     text, so each gets its place in the list as its `said`, to stay a candidate of its
     own."""
     return [(Candidate(str(k), t, p, bool(nb)), v)
-            for k, (t, p, nb, v) in enumerate(row.get("w_scored") or [])]
+            for k, (t, p, nb, v, *_) in enumerate(row.get("w_scored") or [])]
 
 
 def _first_meaning(row: dict, scored: list[tuple[Candidate, float]]) -> str:
@@ -228,6 +236,36 @@ def _fewer_scored(row: dict, top: int) -> dict:
         return {k: v for k, v in row.items() if not k.startswith("ps_")}
     texts = [*list(dict.fromkeys(t for t, *_ in scored))[:top], row.get("first_text")]
     return {**row, "ps_scores": {t: v for t, v in ps.items() if t in texts}}
+
+
+def second_model_row(row: dict, weight: float, top: int | None) -> dict:
+    """The reading as it would be with a second Whisper model's opinion: the back-up's
+    best sentences that the second model scored (`w2_scored`, the first `top`) keep their
+    score plus `weight` times the second model's, and are the only candidates left (the
+    others were far behind). Rows without the second model's scores stay as they are."""
+    second = row.get("w2_scored")
+    scored = row.get("w_scored")
+    if not weight or not second or not scored or row.get("outside"):
+        return row
+    second = second[:top] if top else second
+    mixed = [[*s[:3], s[3] + weight * o[3], *s[4:]]
+             for s, o in zip(scored, second, strict=False)]
+    mixed.sort(key=lambda s: -s[3])
+    cands = [(Candidate(str(k), t, p, bool(nb)), v) for k, (t, p, nb, v, *_) in
+             enumerate(mixed)]
+    values = np.array([v for _, v in cands])
+    probs = np.exp(values - values.max())
+    probs /= probs.sum()
+    best = cands[0][0]
+    mine = _meaning(best)
+    keys = [_meaning(c) for c, _ in cands]
+    rivals = [v for k, v in zip(keys, values, strict=True) if k != mine]
+    return {**_read_as(row, best), "w_scored": mixed,
+            "w_share": float(sum(p for k, p in zip(keys, probs, strict=True) if k == mine)),
+            "w_margin": min(30.0, float(values[0] - max(rivals))) if rivals else 30.0,
+            "passes_agree": row.get("first_text") is not None
+            and _first_meaning(row, cands) == mine,
+            "second_agrees": max(second, key=lambda o: o[3])[0] == scored[0][0]}
 
 
 def fused_row(row: dict, weight: float, floor: float) -> dict:

@@ -38,13 +38,55 @@ def _clean(value: object) -> object:
     return value
 
 
+READ: dict[str, object] = {}  # the samples the back-up last read (its utterance)
+
+
+def _recording(backup: object) -> None:
+    """Keep the samples each read of `backup` is given (once per back-up)."""
+    if getattr(backup, "_bench_recorded", False):
+        return
+    read = backup.read
+
+    def recorded(samples, *args, **kwargs):  # type: ignore[no-untyped-def]
+        READ["samples"] = samples
+        return read(samples, *args, **kwargs)
+
+    backup.read = recorded
+    backup._bench_recorded = True
+
+
+def _second_opinion(second: object, lang: str, reading: object,
+                    top: int) -> list[list[object]]:
+    """The second model's scores (heard minus its PRIOR x silence, as the back-up's) of
+    the back-up's `top` best sentences, on the utterance the back-up read, and its time."""
+    from local_voice.whisper import log_mel
+
+    began = time.perf_counter()
+    samples = second._padded(READ["samples"])
+    encoded = second.scorer.encode(samples)
+    frames = log_mel(samples, second.scorer.n_mels).shape[1]
+    cands = [c for c, _ in reading.scored[:top]]
+    values = second._scores(encoded, frames, lang, cands)
+    ms = round(1000 * (time.perf_counter() - began))
+    return [[c.text, c.player, c.nobody, round(v, 3), ms]
+            for c, v in zip(cands, values, strict=True)]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--conditions", default="clean,babble,talk")
     parser.add_argument("--out", default=str(DEFAULT_OUT))
     parser.add_argument("--whisper", default=None, help="tiny.en, base or a folder")
     parser.add_argument("--step", type=int, default=1, help="every n-th utterance only")
+    parser.add_argument("--second", default=None,
+                        help="a second Whisper model (base) that scores the back-up's "
+                        "--second-top best sentences again on the same audio (w2_scored)")
+    parser.add_argument("--second-top", type=int, default=6)
     args = parser.parse_args()
+    second = None
+    if args.second:
+        from local_voice.whisper import WhisperRecognizer
+        second = WhisperRecognizer(args.second)
     made: dict[str, object] = {}
     rows = []
     for condition in args.conditions.split(","):
@@ -54,6 +96,8 @@ def main() -> int:
             if args.whisper:
                 recognizer.RUN_BELOW = 2.0  # type: ignore[attr-defined]  # always, for the fit
             va.enroll_for(recognizer, condition, lang)
+            if second is not None and getattr(recognizer, "backup", None) is not None:
+                _recording(recognizer.backup)
             first = getattr(recognizer, "first", recognizer)
             if first is not None:
                 first.last_features = {}
@@ -78,8 +122,11 @@ def main() -> int:
             reading = getattr(backup, "last_reading", None) if args.whisper else None
             if reading is not None and getattr(recognizer, "last_path", "") == "backup":
                 # every candidate scored, best first: fusions and cuts can be tried offline
-                row["w_scored"] = [[c.text, c.player, c.nobody, round(v, 3)]
+                row["w_scored"] = [[c.text, c.player, c.nobody, round(v, 3), c.said]
                                    for c, v in reading.scored]
+                if second is not None and lang == "en":
+                    row["w2_scored"] = _second_opinion(second, lang, reading,
+                                                       args.second_top)
             rows.append(row)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     with open(args.out, "w", encoding="utf-8") as handle:
