@@ -247,6 +247,30 @@ def test_a_tap_is_not_lost_to_a_redraw(browser: Browser, server: Server):
         context.close()
 
 
+def test_a_page_shown_again_asks_for_news_at_once(browser: Browser, server: Server):
+    """A phone unlocked, or its tab shown again, asks the server for news at once instead
+    of at its next beat (a hidden page's timers are slowed by the browser). Here the page
+    is served with a beat ten minutes long, so only being shown again can redraw it."""
+    context, host, code = create_room(browser, server)
+
+    def slow_beat(route: Any) -> None:
+        answer = route.fetch()
+        body = re.sub(r'data-poll-ms="\d+"', 'data-poll-ms="600000"', answer.text())
+        route.fulfill(response=answer, body=body)
+
+    try:
+        context.route(re.compile(r"/h/[A-Za-z0-9_\-]+$"), slow_beat)
+        host.reload()
+        assert host.locator("body").get_attribute("data-poll-ms") == "600000"
+        seat(server, code, ["Ana"])
+        host.wait_for_timeout(1_500)  # more than the suite's beat (0.4 s): no news yet
+        expect(host.locator('#live li[data-player="Ana"]')).to_have_count(0)
+        host.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+        expect(host.locator('#live li[data-player="Ana"]')).to_have_count(1, timeout=3_000)
+    finally:
+        context.close()
+
+
 def seat_phones(server: Server, code: str, names: list[str]
                 ) -> list[tuple[requests.Session, str]]:
     """Players join over the API and keep their phone (device and link) to play the night."""

@@ -144,6 +144,9 @@ SERVER_VERSION = """() => fetch(document.getElementById("live").dataset.poll,
     {credentials: "same-origin"}).then(r => r.json()).then(v => String(v.version))"""
 
 
+SHOWN_AGAIN = "() => document.dispatchEvent(new Event('visibilitychange'))"
+
+
 def server_version(page: Page) -> str:
     """The version tag the server gives this page now (a hash of what this viewer sees)."""
     return page.evaluate(SERVER_VERSION)
@@ -157,9 +160,14 @@ def wait_for_version(page: Page, version: str) -> None:
 def catch_up(page: Page) -> None:
     """Wait until the page shows what the server shows it now. While the narrator's timer
     runs (a night call held open, ticked by the host's page) the view moves on every
-    second, so the server's version is asked again until the page has caught it."""
+    second, so the server's version is asked again until the page has caught it. A page
+    behind is told it is in view again (app.js asks for news at once then, as a phone
+    unlocked does) instead of waiting for its next beat: the suite's pages spent about half
+    of their time waiting for it (the table games: 28 of 58 s)."""
     for _ in range(20):
         version = server_version(page)
+        if live_version(page) != version:
+            page.evaluate(SHOWN_AGAIN)
         try:
             expect(page.locator("#live")).to_have_attribute("data-version", version,
                                                            timeout=2_500)

@@ -147,5 +147,11 @@
   }
 
   setInterval(refresh, Number(document.body.dataset.pollMs) || 1500);  // the server's POLL_SECONDS
+  // a phone brought back to the table (unlocked, its tab shown again) asks for news at once,
+  // not at its next beat: a hidden page's timers are slowed by the browser, and its player
+  // looks at it now
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { refresh(); }
+  });
   setInterval(countdown, 1000);
 })();
