@@ -384,7 +384,9 @@ def test_the_host_records_a_roll_call_vote_for_the_voter_it_names(browser: Brows
 def test_a_paused_debate_clock_stands_still_on_the_page(browser: Browser, server: Server):
     """The page counts the debate clock down by itself between two answers of the server;
     while the game is paused the server's clock stands, and so must the page's (it used to
-    go on counting down to 0:00 on every phone)."""
+    go on counting down to 0:00 on every phone). Paused, the host's page offers no move of
+    the game (the narrator refuses them all: it used to offer "Stop the debate, vote now"),
+    only Resume."""
     context, host, _, _ = to_the_day(browser, server, ["Ana", "Ben", "Cal", "Dan", "Eve"],
                                      "roll_call", "120")
     try:
@@ -392,11 +394,17 @@ def test_a_paused_debate_clock_stands_still_on_the_page(browser: Browser, server
         expect(clock).to_have_attribute("data-countdown", re.compile(r"\d+"))
         host_press(host, "pause")
         expect(clock).to_have_attribute("data-paused", "")
+        skip = host.locator('#live button[data-command="skip_clock"]')
+        expect(host.locator("#live #paused-note")).to_have_text("The game is paused.")
+        expect(skip).to_have_count(0)
+        expect(host.locator('#live button[data-command="resume"]')).to_have_count(1)
         shown = clock.locator(".left").inner_text()
         host.wait_for_timeout(2_500)  # two of app.js's one-second countdown beats
         assert clock.locator(".left").inner_text() == shown
         host_press(host, "resume")
         expect(clock).to_have_attribute("data-countdown", re.compile(r"\d+"))
         expect(clock.locator(".left")).not_to_have_text(shown, timeout=4_000)
+        expect(host.locator("#live #paused-note")).to_have_count(0)
+        expect(skip).to_have_count(1)
     finally:
         context.close()

@@ -175,6 +175,14 @@ def test_the_host_records_the_pointing_heard_aloud_and_whoops_on_the_mayors_phon
     assert table.host_view()["waiting"] == {}
     page = table.host_page()
     assert 'value="SkipClockIntent"' in page and 'value="WhoopsIntent"' in page
+    # paused, the narrator refuses both: the host's screen offers Resume alone, and still
+    # shows the game (the clock, standing still)
+    table.command("pause")
+    page = table.host_page()
+    assert 'value="SkipClockIntent"' not in page and 'value="WhoopsIntent"' not in page
+    assert 'id="paused-note"' in page and 'data-command="resume"' in page
+    assert 'id="ww-clock"' in page and "data-paused" in page
+    table.command("resume")
     r = table.host_form({"kind": "heard", "intent": "SkipClockIntent"})
     assert r.status_code == 303
     view = table.host_view()
