@@ -34,7 +34,7 @@ import tempfile
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
 from local_voice.grammar import PLAYER, Grammar, name_forms, words_of
 from local_voice.phonetics import pronunciations
@@ -486,16 +486,9 @@ class Utterance:
         the frames whose smoothed energy is within TRIM_DB of the loudest, from the first to
         the last, with TRIM_PAD frames either side. None when the room is quiet
         (snr >= TRIM_SNR): there the silence around the words helps the search."""
-        import numpy as np
-
         if len(self._energy) < 20 or self.snr() >= self.TRIM_SNR:
             return None
-        level = 20 * np.log10(np.maximum(np.asarray(self._energy), 1.0))
-        smooth = np.convolve(level, np.ones(5) / 5, mode="same")
-        loud = np.flatnonzero(smooth > smooth.max() - self.TRIM_DB)
-        start = max(0, int(loud[0]) - self.TRIM_PAD)
-        end = min(len(level), int(loud[-1]) + 1 + self.TRIM_PAD)
-        return (start, end) if end - start < len(level) else None
+        return loudest_span(self._energy)
 
     def settle(self) -> None:
         """The speaker has gone quiet: end the search and work out the answer now, while
@@ -650,6 +643,44 @@ class Utterance:
             said = phones.split()
             best = max(best, 1.0 - _edit_distance(said, heard) / len(said))
         return best
+
+
+def loudest_span(energy: Any, pad: int | None = None) -> tuple[int, int] | None:
+    """Where the loudest talker speaks, in 10 ms frames (`energy`: each frame's RMS): the
+    frames whose smoothed level is within Utterance.TRIM_DB of the loudest, from the first
+    to the last, with `pad` (Utterance.TRIM_PAD) frames either side; None if that is all
+    of them."""
+    pad = Utterance.TRIM_PAD if pad is None else pad
+    import numpy as np
+
+    level = 20 * np.log10(np.maximum(np.asarray(energy, dtype=np.float64), 1.0))
+    if len(level) < 20:
+        return None
+    smooth = np.convolve(level, np.ones(5) / 5, mode="same")
+    loud = np.flatnonzero(smooth > smooth.max() - Utterance.TRIM_DB)
+    start = max(0, int(loud[0]) - pad)
+    end = min(len(level), int(loud[-1]) + 1 + pad)
+    return (start, end) if end - start < len(level) else None
+
+
+def talker_span(samples: Any, pad: int | None = None) -> slice:
+    """Where in `samples` (16 kHz int16) the loudest talker speaks (`loudest_span`, `pad`
+    frames either side): all of them when that talker fills them."""
+    import numpy as np
+
+    frame = Utterance.FRAME // 2
+    whole = len(samples) - len(samples) % frame
+    if not whole:
+        return slice(0, len(samples))
+    frames = np.asarray(samples[:whole], dtype=np.float32).reshape(-1, frame)
+    span = loudest_span(np.sqrt(np.mean(frames**2, axis=1)), pad)
+    return slice(0, len(samples)) if span is None else slice(span[0] * frame,
+                                                              span[1] * frame)
+
+
+def talker_samples(samples: Any, pad: int | None = None) -> Any:
+    """`samples` cut to the loudest talker's span (`talker_span`)."""
+    return samples[talker_span(samples, pad)]
 
 
 def confidence_inputs(features: dict) -> list[float]:
