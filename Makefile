@@ -30,7 +30,9 @@ lint: setup
 # servers, browser and heard clips are shared), except the long independent games that
 # tests/conftest.py deals out one by one, longest work first. Idle 2-core x86, round 14:
 # 521-537 s with two processes, 13.2-13.3 CPU-minutes (round 13: 529-631 s); three
-# processes took 502 and 529 s but stretch the browsers' waits (kept at one per core)
+# processes took 502 and 529 s but stretch the browsers' waits (kept at one per core).
+# Round 15, on a faster 2-core machine (AVX-512): 318-408 s with two processes, as the
+# machine's load varied (CI, stop 23: 632 s for the whole job, set-up included)
 test: setup lint
 	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadfile
 
