@@ -148,6 +148,15 @@ class TwoPass:
     ALONE_WEIGHTS: ClassVar[tuple[float, ...]] = (
         0.2507, 0.1938, 0.0, 0.0, 0.0, 1.936, -0.03086, 0.0, 0.0, -0.01072, -1.293)
 
+    # In babble Whisper reads only the loudest talker's span (recognizers.talker_samples:
+    # the first pass's trim, with TRIM_PAD frames of 10 ms either side), not the chatter
+    # the VAD hands over before and after the vote. Round 13, the bench's 194 babble votes
+    # read with care: Whisper's best sentence names the intended player in 119 read
+    # whole; trimmed 130 (a pad of 5 frames, the first pass's), 132 (15), 126 (30); 99
+    # within 6 dB of the loudest instead of 10, 125 within 14.
+    TRIM_BABBLE: ClassVar[bool] = True
+    TRIM_PAD: ClassVar[int] = 15
+
     # The first pass's second opinion (second_scores): PocketSphinx scores Whisper's
     # PS_TOP best sentences and its own reading, each decoded alone on the same audio,
     # and how much better it fits the reading than its best rival (`ps_margin`) is an
@@ -160,15 +169,6 @@ class TwoPass:
     # not fit PS_FLOOR under the worst) moved the reading itself: the clean best
     # sentences right 88 -> 95 of 114 at 1.2, but babble's fell (104 -> 79 of 189 at
     # 0.8) and held out clean came to 76.8-79.4 %: not taken (0).
-    # In babble Whisper reads only the loudest talker's span (recognizers.talker_samples:
-    # the first pass's trim, with TRIM_PAD frames of 10 ms either side), not the chatter
-    # the VAD hands over before and after the vote. Round 13, the bench's 194 babble votes
-    # read with care: Whisper's best sentence names the intended player in 119 read
-    # whole; trimmed 130 (a pad of 5 frames, the first pass's), 132 (15), 126 (30); 99
-    # within 6 dB of the loudest instead of 10, 125 within 14.
-    TRIM_BABBLE: ClassVar[bool] = True
-    TRIM_PAD: ClassVar[int] = 15
-
     PS_TOP: ClassVar[int] = 3
     PS_WEIGHT: ClassVar[float] = 0.0
     PS_FLOOR: ClassVar[float] = 1.0

@@ -650,9 +650,9 @@ def loudest_span(energy: Any, pad: int | None = None) -> tuple[int, int] | None:
     frames whose smoothed level is within Utterance.TRIM_DB of the loudest, from the first
     to the last, with `pad` (Utterance.TRIM_PAD) frames either side; None if that is all
     of them."""
-    pad = Utterance.TRIM_PAD if pad is None else pad
     import numpy as np
 
+    pad = Utterance.TRIM_PAD if pad is None else pad
     level = 20 * np.log10(np.maximum(np.asarray(energy, dtype=np.float64), 1.0))
     if len(level) < 20:
         return None
