@@ -251,21 +251,27 @@ def second_model_row(row: dict, weight: float, top: int | None) -> dict:
     mixed = [[*s[:3], s[3] + weight * o[3], *s[4:]]
              for s, o in zip(scored, second, strict=False)]
     mixed.sort(key=lambda s: -s[3])
-    cands = [(Candidate(str(k), t, p, bool(nb)), v) for k, (t, p, nb, v, *_) in
-             enumerate(mixed)]
-    values = np.array([v for _, v in cands])
+    row = {**row, "w_scored": mixed}
+    return _reading_of(row, dict(_candidates(row)))[1]
+
+
+def _reading_of(row: dict, scores: dict[Candidate, float]) -> tuple[Candidate, dict]:
+    """The row read as the box reads `scores` (WhisperRecognizer._reading): its best
+    candidate, the share of the probability and the margin of that candidate's meaning,
+    and whether the first pass meant the same."""
+    cands = list(scores)
+    values = np.array([scores[c] for c in cands])
     probs = np.exp(values - values.max())
     probs /= probs.sum()
-    best = cands[0][0]
+    best = cands[int(np.argmax(values))]
+    keys = [_meaning(c) for c in cands]
     mine = _meaning(best)
-    keys = [_meaning(c) for c, _ in cands]
     rivals = [v for k, v in zip(keys, values, strict=True) if k != mine]
-    return {**_read_as(row, best), "w_scored": mixed,
+    return best, {**_read_as(row, best),
             "w_share": float(sum(p for k, p in zip(keys, probs, strict=True) if k == mine)),
-            "w_margin": min(30.0, float(values[0] - max(rivals))) if rivals else 30.0,
+            "w_margin": min(30.0, float(values.max() - max(rivals))) if rivals else 30.0,
             "passes_agree": row.get("first_text") is not None
-            and _first_meaning(row, cands) == mine,
-            "second_agrees": max(second, key=lambda o: o[3])[0] == scored[0][0]}
+            and _first_meaning(row, list(scores.items())) == mine}
 
 
 def fused_row(row: dict, weight: float, floor: float) -> dict:
@@ -279,21 +285,9 @@ def fused_row(row: dict, weight: float, floor: float) -> dict:
     if not ps or not scored or row.get("outside"):
         return row
     fused = fused_scores(scored, ps, weight, floor)
-    cands = list(fused)
-    values = np.array([fused[c] for c in cands])
-    probs = np.exp(values - values.max())
-    probs /= probs.sum()
-    best = cands[int(np.argmax(values))]
-    keys = [_meaning(c) for c in cands]
-    mine = _meaning(best)
-    share = float(sum(p for k, p in zip(keys, probs, strict=True) if k == mine))
-    rivals = [v for k, v in zip(keys, values, strict=True) if k != mine]
+    best, read = _reading_of(row, fused)
     ordered = sorted(fused.items(), key=lambda x: -x[1])
-    return {**_read_as(row, best), "ps_margin": ps_margin(ordered, ps, best),
-            "w_share": share,
-            "w_margin": min(30.0, float(values.max() - max(rivals))) if rivals else 30.0,
-            "passes_agree": row.get("first_text") is not None
-            and _first_meaning(row, scored) == mine}
+    return {**read, "ps_margin": ps_margin(ordered, ps, best)}
 
 
 def arbitrated_row(row: dict, margin: float | None) -> dict:
