@@ -251,9 +251,10 @@ class TwoPass:
             return heard
         samples = np.frombuffer(pcm, dtype=np.int16)
         # read with care when people talk over the vote, or when Whisper is alone
-        careful = noisy(first_features) or self.first_for(grammar.lang) is None
+        babble = noisy(first_features)
+        careful = babble or self.first_for(grammar.lang) is None
         heard_samples = talker_samples(samples, self.TRIM_PAD) if (
-            self.TRIM_BABBLE and noisy(first_features)) else samples
+            self.TRIM_BABBLE and babble) else samples
         reading = self.backup.read(heard_samples, grammar,
                                    hints=(heard.text,) if heard else (), careful=careful)
         if reading is None:

@@ -461,9 +461,7 @@ class Utterance:
         self._rest = data[whole:]
         if not whole:
             return
-        frames = np.frombuffer(data[:whole], dtype=np.int16).astype(np.float32)
-        energy = np.sqrt(np.mean(frames.reshape(-1, self.FRAME // 2) ** 2, axis=1))
-        self._energy.extend(energy.tolist())
+        self._energy.extend(frame_rms(np.frombuffer(data[:whole], dtype=np.int16)).tolist())
         self._whole.append(data[:whole])  # kept: in babble it is decoded again, trimmed
         if not self.batch and not self._ended and not self._dirty:
             self._decode(data[:whole])
@@ -663,17 +661,21 @@ def loudest_span(energy: Any, pad: int | None = None) -> tuple[int, int] | None:
     return (start, end) if end - start < len(level) else None
 
 
-def talker_span(samples: Any, pad: int | None = None) -> slice:
-    """Where in `samples` (16 kHz int16) the loudest talker speaks (`loudest_span`, `pad`
-    frames either side): all of them when that talker fills them."""
+def frame_rms(samples: Any) -> Any:
+    """The RMS of every whole 10 ms frame of `samples` (16 kHz)."""
     import numpy as np
 
     frame = Utterance.FRAME // 2
     whole = len(samples) - len(samples) % frame
-    if not whole:
-        return slice(0, len(samples))
     frames = np.asarray(samples[:whole], dtype=np.float32).reshape(-1, frame)
-    span = loudest_span(np.sqrt(np.mean(frames**2, axis=1)), pad)
+    return np.sqrt(np.mean(frames**2, axis=1))
+
+
+def talker_span(samples: Any, pad: int | None = None) -> slice:
+    """Where in `samples` (16 kHz int16) the loudest talker speaks (`loudest_span`, `pad`
+    frames either side): all of them when that talker fills them."""
+    frame = Utterance.FRAME // 2
+    span = loudest_span(frame_rms(samples), pad)
     return slice(0, len(samples)) if span is None else slice(span[0] * frame,
                                                               span[1] * frame)
 
