@@ -1,6 +1,6 @@
 """Peak memory of `wolfvillage box`: PocketSphinx alone, and with the Whisper back-up.
 
-    .venv/bin/python bench/box_memory.py [--whisper none,tiny.en,base]
+    .venv/bin/python bench/box_memory.py [--whisper none,tiny.en,base] [--compute int8]
 
 This machine has no audio device (the box itself would fall back to the console), so a
 fresh subprocess builds what `local_voice.main.serve_box` builds, without the audio
@@ -34,7 +34,8 @@ from phones.web import create_app
 from store import open_store
 
 tmp = Path({tmp!r})
-config = BoxConfig.from_dict({{"recognizer": {{"whisper_model": {whisper!r}}}}})
+config = BoxConfig.from_dict({{"recognizer": {{"whisper_model": {whisper!r},
+                                              "whisper_compute": {compute!r}}}}})
 store = open_store("sqlite:///" + str(tmp / "box.db"))
 app = create_app(store, CALL_PAUSE=config.call_pause)
 relay = app.extensions["wolfvillage_relay"]
@@ -43,7 +44,7 @@ game_id = store.lookup(f"room:{{code}}")
 session = relay.session(game_id)
 voice = make_voice(config.language, config.piper, tmp / "voice")
 recognizer = make_recognizer(config.engine, config.model or None, config.whisper(),
-                             config.language)
+                             config.language, compute_type=config.whisper_compute)
 if hasattr(recognizer, "RUN_BELOW"):
     recognizer.RUN_BELOW = 2.0  # the back-up runs on this vote whatever the first pass says
 names = ["Tamsin", "Siobhan", "Xochitl", "Ignatius", "Aoife", "Niamh", "Saoirse", "Tadhg",
@@ -63,11 +64,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--whisper", default="none,tiny.en",
                         help="back-ups to measure, comma-separated (none, tiny.en, base)")
+    parser.add_argument("--compute", default="float32",
+                        help="recognizer.whisper_compute: float32 (the box's) or int8")
     args = parser.parse_args()
     ok = True
     for whisper in args.whisper.split(","):
         with tempfile.TemporaryDirectory() as tmp:
-            child = CHILD.format(root=str(ROOT), tmp=tmp, whisper=whisper)
+            child = CHILD.format(root=str(ROOT), tmp=tmp, whisper=whisper,
+                                 compute=args.compute)
             out = subprocess.run([sys.executable, "-c", child], capture_output=True,
                                  text=True, cwd=ROOT)
         if out.returncode != 0:
@@ -78,7 +82,8 @@ def main() -> int:
         target = TARGETS_MB.get(whisper)
         met = target is None or peak_mb <= target
         ok &= met
-        print(f"box components (relay, game, Piper, PocketSphinx, back-up {whisper}; heard "
+        print(f"box components (relay, game, Piper, PocketSphinx, back-up {whisper}"
+              f"{'' if whisper == 'none' else ' ' + args.compute}; heard "
               f"{heard}): peak RSS {peak_mb:.0f} MB"
               + (f" (target <= {target} MB: {'met' if met else 'NOT met'})" if target else ""))
     return 0 if ok else 1

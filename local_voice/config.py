@@ -13,6 +13,9 @@
     whisper_model = "auto"     # the back-up: "tiny.en", "base", a CTranslate2 Whisper
                                # folder, or "none"; auto: tiny.en for English, base
                                # for the other languages
+    whisper_compute = "float32"  # or "int8": faster and about 100-200 MB smaller, but
+                               # the confidence is fitted on float32's numbers, and int8
+                               # gives other numbers on every kind of CPU
     confidence = 0.5           # below this, the narrator asks "Did you say ...?"
 
     [audio]
@@ -33,6 +36,10 @@ from typing import Any
 
 from narrator.table import LANGUAGES
 
+# CTranslate2's arithmetic for Whisper (local_voice.whisper.COMPUTE_TYPE): float32, what
+# the fused confidence is fitted on, or int8 (faster, smaller, other numbers on every CPU)
+WHISPER_COMPUTE = ("float32", "int8")
+
 
 @dataclass
 class BoxConfig:
@@ -43,6 +50,7 @@ class BoxConfig:
     engine: str = "pocketsphinx"
     model: str = ""
     whisper_model: str = "auto"
+    whisper_compute: str = "float32"
     confidence: float = 0.5
     input_device: str = ""
     output_device: str = ""
@@ -75,6 +83,7 @@ class BoxConfig:
             engine=rec.get("engine", "pocketsphinx"),
             model=rec.get("model", ""),
             whisper_model=str(rec.get("whisper_model", "auto")),
+            whisper_compute=str(rec.get("whisper_compute", "float32")),
             confidence=float(rec.get("confidence", 0.5)),
             input_device=str(audio.get("input", "")),
             output_device=str(audio.get("output", "")),
@@ -102,6 +111,9 @@ class BoxConfig:
                 "recognizer.whisper_model = \"auto\" (the multilingual base model), or set "
                 "recognizer.engine = \"vosk\" and recognizer.model to a Vosk model folder"
             )
+        if self.whisper_compute not in WHISPER_COMPUTE:
+            raise ValueError(f"recognizer.whisper_compute must be one of "
+                             f"{', '.join(WHISPER_COMPUTE)}")
         if not 0 <= self.confidence <= 1:
             raise ValueError("recognizer.confidence is between 0 and 1")
 

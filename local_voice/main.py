@@ -79,7 +79,7 @@ def check(config: BoxConfig, out: Any = sys.stdout) -> int:
         from local_voice.recognizers import make_recognizer
 
         recognizer = make_recognizer(config.engine, config.model or None, config.whisper(),
-                                     config.language)
+                                     config.language, compute_type=config.whisper_compute)
         grammar = build_grammar(config.language, None, [])
         missing = recognizer.missing_words(sorted(grammar.vocabulary()))
         report(True, f"recogniser: {recognizer.name}"
@@ -158,7 +158,8 @@ def serve_box(config: BoxConfig, new_room: bool = False) -> int:
                            lang=config.language)
         ears = MicEars(Microphone(speaker, config.input_device, config.trailing_silence))
         recognizer = make_recognizer(config.engine, config.model or None, config.whisper(),
-                                     config.language, ask_below=config.confidence)
+                                     config.language, ask_below=config.confidence,
+                                     compute_type=config.whisper_compute)
         from local_voice.enrollment import Voiceprints
 
         box = Box(relay, game_id, ears, mouth, recognizer, config.language, config.confidence,

@@ -834,13 +834,15 @@ class VoskRecognizer:
 
 def make_recognizer(engine: str = "pocketsphinx", model: str | None = None,
                     whisper_model: str | None = None, lang: str = "en",
-                    data_dir: Path | None = None, ask_below: float = 0.5) -> Recognizer:
+                    data_dir: Path | None = None, ask_below: float = 0.5,
+                    compute_type: str | None = None) -> Recognizer:
     """The box's ears: the first pass (`engine`: PocketSphinx, English only, or Vosk with
     a model folder), with Whisper as the back-up when `whisper_model` names one ("tiny.en",
     "base" or a CTranslate2 Whisper folder; "" or None: none). Another language than
     English needs Whisper (the multilingual base) or a Vosk model. `ask_below`: the
-    confidence under which the narrator asks a vote again (TwoPass.ask_below)."""
-    from local_voice.whisper import WhisperRecognizer
+    confidence under which the narrator asks a vote again (TwoPass.ask_below).
+    `compute_type`: Whisper's arithmetic (default whisper.COMPUTE_TYPE, float32)."""
+    from local_voice.whisper import COMPUTE_TYPE, WhisperRecognizer
 
     if engine == "vosk":
         if not model:
@@ -850,7 +852,9 @@ def make_recognizer(engine: str = "pocketsphinx", model: str | None = None,
         first = PocketSphinxRecognizer(model) if lang == "en" or model else None
     else:
         raise ValueError(f"unknown recogniser {engine!r} (pocketsphinx or vosk)")
-    backup = WhisperRecognizer(whisper_model, data_dir=data_dir) if whisper_model else None
+    backup = WhisperRecognizer(whisper_model, data_dir=data_dir,
+                               compute_type=compute_type or COMPUTE_TYPE) \
+        if whisper_model else None
     if backup is not None and not backup.supports(lang):
         raise ValueError(f"the Whisper model {whisper_model!r} is English-only: for "
                          f"{lang!r} use \"base\" (or another multilingual model)")

@@ -39,6 +39,17 @@ from local_voice.whisper_decoder import TreeDecoder
 SAMPLE_RATE = 16000
 N_FFT, HOP = 400, 160
 TINY_EN, BASE = "tiny.en", "base"
+# CTranslate2's arithmetic for the encoder and the free transcript. int8 is not the same
+# number on every CPU: its kernels differ by instruction set (AVX2, AVX-512 VNNI, ARM's
+# NEON), and the encoder's output differed by 6 % (relative RMS) between this machine's
+# AVX-512 and the same run forced to AVX2, as much as int8 differs from float32 at all;
+# float32 gives the same output on both to 4e-4. The fused confidence is fitted on the
+# bench's numbers (fusion.TwoPass.WEIGHTS), so with int8 it held only on the CPU it was
+# fitted on: round 10's weights, fitted on an AVX2 machine, took 76 % of clean votes on an
+# AVX-512 one, where a fit of its own took 84.5 %. In float32 the weights hold on every
+# box, a Pi's ARM included, and base reads the other languages better (docs/voice.md,
+# round 14).
+COMPUTE_TYPE = "float32"
 SCORINGS = ("tree", "tree-align", "align")  # WhisperScorer.scoring
 
 
@@ -208,7 +219,7 @@ class WhisperScorer:
     """A CTranslate2 Whisper model and its tokenizer, used to score sentences."""
 
     path: Path
-    compute_type: str = "int8"
+    compute_type: str = COMPUTE_TYPE
     threads: int = 2
     # how sentences are scored: "tree", the decoder in NumPy over the sentences' prefix
     # tree (whisper_decoder.py: 6-8 times faster than align on an AVX2 CPU), the
@@ -479,7 +490,7 @@ class WhisperRecognizer:
     CAREFUL_TOP = 12
 
     def __init__(self, model: str | Path = TINY_EN, threads: int = 2,
-                 compute_type: str = "int8", data_dir: Path | None = None,
+                 compute_type: str = COMPUTE_TYPE, data_dir: Path | None = None,
                  scoring: str = WhisperScorer.scoring):
         self.scorer = WhisperScorer(model_dir(str(model), data_dir), compute_type, threads,
                                     scoring)

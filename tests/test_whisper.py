@@ -5,6 +5,10 @@ setting. Real voices (Piper, espeak-ng), the real recognisers, no mocks."""
 
 from __future__ import annotations
 
+import os
+import platform
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +20,7 @@ from local_voice.grammar import build_grammar, name_forms
 from local_voice.hearing import EXPECT, understand_audio
 from local_voice.voices import Audio, EspeakVoice
 from local_voice.whisper import (
+    COMPUTE_TYPE,
     ModelMissing,
     WhisperRecognizer,
     join_model,
@@ -192,6 +197,52 @@ def test_a_looping_free_transcript_is_cut_where_it_starts_over():
     assert _unlooped("Je m'envoie pour vous. Je m'envoie pour") == "Je m'envoie pour vous."
     assert _unlooped("I vote for Anna") == "I vote for Anna"
     assert _unlooped("number two, seat two") == "number two, seat two"
+
+
+# one encode of a fixed sound, printed as the encoder's output (run in a subprocess: the
+# instruction set is chosen when CTranslate2 is loaded)
+_ENCODE = """
+import sys, numpy as np
+from local_voice.whisper import WhisperScorer, tiny_en_dir
+t = np.arange(32000) / 16000
+sound = (0.3 * np.sin(2 * np.pi * (220 + 180 * t) * t)
+         + 0.05 * np.random.default_rng(7).normal(size=t.size)).astype(np.float32)
+out = {}
+for compute in sys.argv[1:]:
+    scorer = WhisperScorer(tiny_en_dir(), compute, threads=1)
+    out[compute] = np.asarray(scorer.encode(sound), dtype=np.float32)
+np.savez(sys.stdin.readline().strip(), **out)
+"""
+
+
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"),
+                    reason="the instruction sets forced here are x86's")
+def test_whisper_computes_the_same_numbers_on_every_cpu(tmp_path):
+    """The fused confidence is fitted on the bench's numbers (TwoPass.WEIGHTS): they must
+    be the box's on any CPU. The encoder's output with this CPU's best instruction set and
+    forced down to SSE4.1 (CTranslate2's and oneDNN's) is the same in float32, the box's
+    arithmetic (COMPUTE_TYPE); in int8 it is not, which shows the probe can see it."""
+    outputs = {}
+    for isa, env in (("native", {}), ("sse41", {"CT2_FORCE_CPU_ISA": "GENERIC",
+                                               "ONEDNN_MAX_CPU_ISA": "SSE41"})):
+        out = tmp_path / f"{isa}.npz"
+        subprocess.run([sys.executable, "-c", _ENCODE, COMPUTE_TYPE, "int8"],
+                       input=f"{out}\n", text=True, check=True, cwd=Path(__file__).parent.parent,
+                       env={**os.environ, **env}, timeout=120)
+        outputs[isa] = np.load(out)
+
+    def apart(compute: str) -> float:
+        a, b = outputs["native"][compute], outputs["sse41"][compute]
+        return float(np.sqrt(((a - b) ** 2).mean() / (a**2).mean()))
+
+    assert COMPUTE_TYPE == "float32"
+    assert apart(COMPUTE_TYPE) < 1e-4
+    assert apart("int8") > 1e-3  # measured 0.027 (AVX2 against SSE4.1), 0.061 (AVX-512)
+    assert BoxConfig.from_dict({}).whisper_compute == COMPUTE_TYPE
+    assert BoxConfig.from_dict({"recognizer": {"whisper_compute": "int8"}}).whisper_compute \
+        == "int8"
+    with pytest.raises(ValueError, match="whisper_compute must be one of float32, int8"):
+        BoxConfig.from_dict({"recognizer": {"whisper_compute": "float16"}})
 
 
 def test_a_spanish_box_works_on_embedded_defaults():
