@@ -566,6 +566,23 @@ def test_a_tick_of_nan_or_infinity_does_not_end_the_debate(server: Server) -> No
     assert table.host_view()["phase"] == "debate"
 
 
+@pytest.mark.parametrize("protocol", ["phones", "roll_call"])
+def test_during_the_debate_the_host_waits_for_nobody(server: Server, protocol: str) -> None:
+    """The rules wait for the day's votes from dawn on, but the vote opens when the debate
+    ends: until then the host's page names nobody it is waiting for."""
+    table = seated(server, 6, preset="basic", start=False)
+    table.command("protocol", protocol)
+    table.command("start")
+    table.heard("ReadyIntent")
+    finish_night(table)
+    host = table.host_view()
+    assert host["phase"] == "debate" and "players" not in host["waiting"], host["waiting"]
+    table.command("skip_clock")
+    host = table.host_view()
+    assert host["phase"] == "vote"
+    assert sorted(host["waiting"]["players"]) == sorted(table.truth().game.alive_names())
+
+
 def test_a_running_clock_alone_moves_the_version_every_fifteen_seconds(server: Server
                                                                          ) -> None:
     """A page counts the debate clock down by itself: a second of the clock alone is no news

@@ -514,6 +514,12 @@ class WolfVillageScript(Script):
 
     # ------------------------------------------------------------------ phones' views
 
+    def waiting(self) -> dict[str, Any] | None:
+        """During the debate nobody is awaited: the rules already wait for the day's
+        votes, but the vote opens only when the debate ends (every vote until then is
+        refused), so the host's page would name voters who cannot vote yet."""
+        return {} if self.narrator.phase == DEBATE else None
+
     def player_view(self, name: str, turns: dict[str, str]) -> dict[str, Any]:
         n = self.narrator
         game = n.game
