@@ -82,7 +82,9 @@ def check(config: BoxConfig, out: Any = sys.stdout) -> int:
                                      config.language, compute_type=config.whisper_compute)
         grammar = build_grammar(config.language, None, [])
         missing = recognizer.missing_words(sorted(grammar.vocabulary()))
+        whisper = config.whisper()
         report(True, f"recogniser: {recognizer.name}"
+               + (f" (Whisper {whisper}, {config.whisper_compute})" if whisper else "")
                + (f" ({len(missing)} words spelled by espeak-ng: {', '.join(missing[:8])})"
                   if missing else ""))
     except Exception as problem:

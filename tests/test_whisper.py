@@ -243,6 +243,13 @@ def test_whisper_computes_the_same_numbers_on_every_cpu(tmp_path):
         == "int8"
     with pytest.raises(ValueError, match="whisper_compute must be one of float32, int8"):
         BoxConfig.from_dict({"recognizer": {"whisper_compute": "float16"}})
+    # the box's ears are built with it (local_voice.main: make_recognizer(compute_type=))
+    from local_voice.recognizers import make_recognizer
+
+    assert make_recognizer("pocketsphinx", whisper_model="tiny.en").backup.scorer.model \
+        .compute_type == "float32"
+    assert make_recognizer("pocketsphinx", whisper_model="tiny.en", compute_type="int8") \
+        .backup.scorer.model.compute_type.startswith("int8")
 
 
 def test_a_spanish_box_works_on_embedded_defaults():
