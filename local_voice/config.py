@@ -13,7 +13,7 @@
     whisper_model = "auto"     # the back-up: "tiny.en", "base", a CTranslate2 Whisper
                                # folder, or "none"; auto: tiny.en for English, base
                                # for the other languages
-    whisper_compute = "float32"  # or "int8": faster and about 100-200 MB smaller, but
+    whisper_compute = "float32"  # or "int8": faster and about 90-200 MB smaller, but
                                # the confidence is fitted on float32's numbers, and int8
                                # gives other numbers on every kind of CPU
     confidence = 0.5           # below this, the narrator asks "Did you say ...?"
@@ -50,7 +50,7 @@ class BoxConfig:
     engine: str = "pocketsphinx"
     model: str = ""
     whisper_model: str = "auto"
-    whisper_compute: str = "float32"
+    whisper_compute: str = WHISPER_COMPUTE[0]
     confidence: float = 0.5
     input_device: str = ""
     output_device: str = ""
@@ -83,7 +83,7 @@ class BoxConfig:
             engine=rec.get("engine", "pocketsphinx"),
             model=rec.get("model", ""),
             whisper_model=str(rec.get("whisper_model", "auto")),
-            whisper_compute=str(rec.get("whisper_compute", "float32")),
+            whisper_compute=str(rec.get("whisper_compute", WHISPER_COMPUTE[0])),
             confidence=float(rec.get("confidence", 0.5)),
             input_device=str(audio.get("input", "")),
             output_device=str(audio.get("output", "")),
