@@ -695,9 +695,15 @@ class WhisperRecognizer:
         values = self._scores(encoded, frames, lang, [*more, *([own] if mine else [])])
         scores.update(zip(more, values[: len(more)], strict=True))
         once = scores
+        bests: list[str] = []
         if careful and self.CAREFUL_SPEEDS:
-            scores = self._ensemble(samples, lang, scores)
+            scores, bests = self._ensemble(samples, lang, scores)
         reading = self._reading(scores, heard)
+        if bests:
+            # how many of the hearings (once, and at each other speed) had the averaged
+            # reading's meaning best on their own
+            mine_key = _meaning(reading.best)
+            reading.features["w_speed_agree"] = sum(b == mine_key for b in bests) / len(bests)
         # the best sentence's support from the audio as heard once: what Whisper's own
         # transcript (scored once) and OUTSIDE_BEST are measured against (the other
         # speeds fit any sentence a little worse)
@@ -715,20 +721,24 @@ class WhisperRecognizer:
         return reading
 
     def _ensemble(self, samples: np.ndarray, lang: str, scores: dict[Candidate, float]
-                  ) -> dict[Candidate, float]:
+                  ) -> tuple[dict[Candidate, float], list[str]]:
         """The CAREFUL_TOP best candidates' scores averaged with their scores on the
-        utterance at CAREFUL_SPEEDS (the others keep theirs: they cannot come first)."""
+        utterance at CAREFUL_SPEEDS (the others keep theirs: they cannot come first), and
+        the meaning each hearing (once, then each speed) put first on its own."""
         top = sorted(scores, key=lambda c: -scores[c])[: self.CAREFUL_TOP]
         total = {c: scores[c] for c in top}
+        bests = [_meaning(top[0])] if top else []
         for speed in self.CAREFUL_SPEEDS:
             audio = self._padded(sped_up(samples, speed))
             encoded = self.scorer.encode(audio)
             frames = log_mel(audio, self.scorer.n_mels).shape[1]
-            for cand, value in zip(top, self._scores(encoded, frames, lang, top),
-                                   strict=True):
+            values = self._scores(encoded, frames, lang, top)
+            if top:
+                bests.append(_meaning(top[int(np.argmax(values))]))
+            for cand, value in zip(top, values, strict=True):
                 total[cand] += value
         count = 1 + len(self.CAREFUL_SPEEDS)
-        return {**scores, **{c: v / count for c, v in total.items()}}
+        return {**scores, **{c: v / count for c, v in total.items()}}, bests
 
     def _probing(self, lang: str) -> bool:
         return self.PROBE == "all" or (self.PROBE == "other" and lang != "en")

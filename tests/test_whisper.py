@@ -490,10 +490,14 @@ def test_in_babble_the_backup_probes_the_carriers_and_hears_the_vote_at_three_sp
         assert two_pass.last_features["w_speeds"] == speeds
         assert two_pass.last_features["w_kept"] < 0.9  # the talker's span (below)
         assert hearing.player == player, (text, hearing)
+        # each hearing, once and at each speed, put this vote first on its own: the
+        # fused confidence's input (fusion_inputs) says so
+        assert two_pass.last_features["w_speed_agree"] == 1.0, text
     quiet = padded(speech(wavs, "Oisin", "en-us+m3"), 0.4, 0.4)
     understand_audio(quiet, two_pass, "en", NAMES, EXPECT["vote"])
     assert two_pass.last_path == "backup" and two_pass.last_features["w_speeds"] == 1
     assert two_pass.last_features["w_kept"] == 1.0  # a quiet room is read whole
+    assert "w_speed_agree" not in two_pass.last_features  # heard once
 
 
 def test_in_babble_whisper_reads_the_loudest_talkers_span(wavs):
