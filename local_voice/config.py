@@ -34,11 +34,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+# CTranslate2's arithmetic for Whisper: float32, what the fused confidence is fitted on,
+# or int8 (faster, smaller, other numbers on every CPU)
+from local_voice.whisper import COMPUTE_TYPES as WHISPER_COMPUTE
 from narrator.table import LANGUAGES
-
-# CTranslate2's arithmetic for Whisper (local_voice.whisper.COMPUTE_TYPE): float32, what
-# the fused confidence is fitted on, or int8 (faster, smaller, other numbers on every CPU)
-WHISPER_COMPUTE = ("float32", "int8")
 
 
 @dataclass

@@ -78,11 +78,11 @@ def check(config: BoxConfig, out: Any = sys.stdout) -> int:
         from local_voice.grammar import build_grammar
         from local_voice.recognizers import make_recognizer
 
-        recognizer = make_recognizer(config.engine, config.model or None, config.whisper(),
+        whisper = config.whisper()
+        recognizer = make_recognizer(config.engine, config.model or None, whisper,
                                      config.language, compute_type=config.whisper_compute)
         grammar = build_grammar(config.language, None, [])
         missing = recognizer.missing_words(sorted(grammar.vocabulary()))
-        whisper = config.whisper()
         report(True, f"recogniser: {recognizer.name}"
                + (f" (Whisper {whisper}, {config.whisper_compute})" if whisper else "")
                + (f" ({len(missing)} words spelled by espeak-ng: {', '.join(missing[:8])})"

@@ -49,7 +49,8 @@ TINY_EN, BASE = "tiny.en", "base"
 # AVX-512 one, where a fit of its own took 84.5 %. In float32 the weights hold on every
 # box, a Pi's ARM included, and base reads the other languages better (docs/voice.md,
 # round 14).
-COMPUTE_TYPE = "float32"
+COMPUTE_TYPES = ("float32", "int8")  # recognizer.whisper_compute: int8 for a tight box
+COMPUTE_TYPE = COMPUTE_TYPES[0]
 SCORINGS = ("tree", "tree-align", "align")  # WhisperScorer.scoring
 
 

@@ -849,31 +849,9 @@ def _players(narrator: Narrator) -> list[str]:
 
 
 def _waiting(narrator: Narrator) -> dict[str, Any]:
-    """What the host may see of the night's progress without learning anyone's role."""
-    game = narrator.game
-    if game is None:
-        return {}
-    own = narrator.script.waiting()
-    if own is not None:
-        return own  # the game's script says what may be shown
-    pending = game.pending()
-    if narrator.phase in ("reveal", "night") or game.phase == "night":
-        # before "ready" the rules already wait for the night's first turns: naming them
-        # would name the cupid or the pack (and a narrated night may still be calling
-        # roles after the rules have moved on: Werewords' day starts with the word)
-        if narrator.phase != "night":
-            return {}
-        if getattr(game.options, "night_mode", "narrated") == "narrated":
-            # nothing: a live role's call ends when its player chooses, a dead role's
-            # after the speaker's pause, so naming the call would betray the dead
-            return {}
-        living = len(game.alive_names())
-        # a witch waiting for the pack still has her turn to take: counting her keeps the
-        # count from telling whether a witch with a potion is alive
-        waiting_witch = 1 if getattr(game, "witch_waiting", None) is not None else 0
-        return {"turns_left": len(pending) + waiting_witch, "turns": living}
-    # the host and the clock (Werewords' day timer) are awaited too, but are no players
-    return {"players": [d.player for d in pending if d.player not in ("table", "clock")]}
+    """What the host may see of whom the table waits for: the game's script says (it
+    knows what would betray a role)."""
+    return {} if narrator.game is None else narrator.script.waiting()
 
 
 def _next_to_pass(narrator: Narrator, serves: list[str] | None = None) -> str | None:

@@ -238,6 +238,10 @@ def test_whisper_computes_the_same_numbers_on_every_cpu(tmp_path):
     assert COMPUTE_TYPE == "float32"
     assert apart(COMPUTE_TYPE) < 1e-4
     assert apart("int8") > 1e-3  # measured 0.027 (AVX2 against SSE4.1), 0.061 (AVX-512)
+
+
+def test_the_box_setting_chooses_whispers_arithmetic():
+    """recognizer.whisper_compute: float32 unless the box is told int8 (a tight box)."""
     assert BoxConfig.from_dict({}).whisper_compute == COMPUTE_TYPE
     assert BoxConfig.from_dict({"recognizer": {"whisper_compute": "int8"}}).whisper_compute \
         == "int8"

@@ -160,8 +160,7 @@ class Script:
         """What everyone may know of the game now."""
         raise NotImplementedError
 
-    def waiting(self) -> dict[str, Any] | None:
-        """What the host's screen may show of whom the table is waiting for (`players`:
-        names that may be shown), or None for the phone relay's own account (Wolf
-        Village's)."""
-        return None
+    def waiting(self) -> dict[str, Any]:
+        """What the host's screen may show of whom the table is waiting for, once a game
+        is dealt (`players`: names that may be shown; `turns_left` of `turns`: a count)."""
+        raise NotImplementedError

@@ -514,11 +514,31 @@ class WolfVillageScript(Script):
 
     # ------------------------------------------------------------------ phones' views
 
-    def waiting(self) -> dict[str, Any] | None:
-        """During the debate nobody is awaited: the rules already wait for the day's
-        votes, but the vote opens only when the debate ends (every vote until then is
-        refused), so the host's page would name voters who cannot vote yet."""
-        return {} if self.narrator.phase == DEBATE else None
+    def waiting(self) -> dict[str, Any]:
+        """Whom the host's screen may show as awaited: the voters once the vote is open,
+        a count of the night's turns left on a night with phones, nobody otherwise."""
+        n = self.narrator
+        game = n.game
+        if n.phase == DEBATE:
+            # the rules already wait for the day's votes, but the vote opens only when the
+            # debate ends (every vote until then is refused): nobody is awaited yet
+            return {}
+        if n.phase in ("reveal", NIGHT) or game.phase == "night":
+            # before "ready" the rules already wait for the night's first turns: naming them
+            # would name the cupid or the pack
+            if n.phase != NIGHT:
+                return {}
+            if self._narrated_night():
+                # nothing: a live role's call ends when its player chooses, a dead role's
+                # after the speaker's pause, so naming the call would betray the dead
+                return {}
+            # a witch waiting for the pack still has her turn to take: counting her keeps
+            # the count from telling whether a witch with a potion is alive
+            waiting_witch = 1 if getattr(game, "witch_waiting", None) is not None else 0
+            return {"turns_left": len(game.pending()) + waiting_witch,
+                    "turns": len(game.alive_names())}
+        # the host is awaited too (the tie's revote), but is no player
+        return {"players": [d.player for d in game.pending() if d.player != TABLE]}
 
     def player_view(self, name: str, turns: dict[str, str]) -> dict[str, Any]:
         n = self.narrator
