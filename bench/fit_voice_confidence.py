@@ -10,7 +10,10 @@ With --fusion, the fused confidence of the two passes (`TwoPass.WEIGHTS`, over
 each with its own threshold: `--wrong`, `--wrong-alone`) is fitted instead, on the
 utterances where the fused confidence decides, and the whole two-pass box is simulated
 per condition: the first pass where it is sure (`--run-below`), its answer where Whisper
-only checks it (`--check-above`), the fused reading elsewhere.
+only checks it (`--check-above`), the fused reading elsewhere. With --first-kept, the first
+pass's reading where the fused confidence does not take Whisper's and the two read other
+votes (`TwoPass.FIRST_WEIGHTS`, over `first_kept_inputs`, its own budget `--wrong-first`)
+is fitted too, on those rows, after the fused confidence in every fold.
 
 The label is "the best path is a vote for the intended player (or for nobody, when nobody
 was meant)"; only utterances whose text the matcher understood are candidates (the others
@@ -39,6 +42,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from local_voice.fusion import (
     TwoPass,
+    first_gap,
+    first_kept_inputs,
     fused_scores,
     fusion_inputs,
     noisy,
@@ -127,6 +132,13 @@ def main() -> int:
                         else TwoPass.ARBITER_MARGIN,
                         help="the sound arbiter's margin (TwoPass.ARBITER_MARGIN); "
                         "negative: no arbiter")
+    parser.add_argument("--first-kept", action="store_true",
+                        help="fit TwoPass.FIRST_WEIGHTS too: the first pass's reading where "
+                        "Whisper's is not taken in a quiet room")
+    parser.add_argument("--wrong-first", type=float, default=0.0025,
+                        help="wrong votes the first pass's kept readings may add, as a share "
+                        "of the quiet room's votes")
+    parser.add_argument("--l2-first", type=float, default=10.0)
     parser.add_argument("--second-weight", type=float, default=0.0,
                         help="a second Whisper model's opinion (the dump's w2_scored, "
                         "voice_features.py --second base): each of the back-up's best "
@@ -157,7 +169,8 @@ def main() -> int:
         print_best_sentences(rows)
         return fit_fusion(rows, args.wrong, args.l2, args.run_below, args.check_above,
                           args.wrong_alone, args.l2_alone, args.careful,
-                          args.wrong_careful, args.l2_careful)
+                          args.wrong_careful, args.l2_careful,
+                          (args.wrong_first, args.l2_first) if args.first_kept else None)
     if args.noisy is not None:
         rows = [r for r in rows if (r.get("snr", 60) < Utterance.TRIM_SNR) == args.noisy]
     # the guards (UNSAID0, FIT0) are not fitted: what they refuse is asked again anyway
@@ -317,9 +330,10 @@ def print_best_sentences(rows: list[dict]) -> None:
 
 
 def _outside(row: dict) -> bool:
-    """Outside the grammar as the box judges it: Whisper's rule, unless both passes read
-    the same vote (TwoPass.decide)."""
-    return TwoPass.outside(row) and not (AGREED_INSIDE and _agreed(row))
+    """Outside the grammar as the box judges it: talk that says more than a vote, or
+    Whisper's rule unless both passes read the same vote (TwoPass.decide)."""
+    return TwoPass.said_more(row) or (TwoPass.outside(row) and
+                                      not (AGREED_INSIDE and _agreed(row)))
 
 
 AGREED_INSIDE = True  # --outside-as-before: False
@@ -376,7 +390,8 @@ def fit_fusion(rows: list[dict], wrong: float, l2: float,
                run_below: float = TwoPass.RUN_BELOW, check_above: float = TwoPass.CHECK_ABOVE,
                wrong_alone: float | None = None, l2_alone: float | None = None,
                careful: bool = False, wrong_careful: float | None = None,
-               l2_careful: float | None = None) -> int:
+               l2_careful: float | None = None,
+               first_kept: tuple[float, float] | None = None) -> int:
     """TwoPass.WEIGHTS (utterances with a first pass) and TwoPass.ALONE_WEIGHTS (Whisper
     alone: another language), each fitted and thresholded on its own group's rows where
     the fused confidence decides, held out by voice; then the whole box simulated per
@@ -431,32 +446,70 @@ def fit_fusion(rows: list[dict], wrong: float, l2: float,
         w = weights.get(str(group[k]))
         return w is not None and float(x[k] @ w[:-1] + w[-1]) >= 0.0
 
-    def simulate(accept: dict[int, bool], label: str) -> None:
+    # the first pass's kept reading (TwoPass.first_kept): quiet rows whose two passes
+    # read other votes, and how far Whisper preferred its own
+    gaps = [first_gap(_candidates(r), str(r.get("first_text")))
+            if TwoPass.group(r) == "quiet" else None for r in backup]
+    kx = np.array([first_kept_inputs({**r, "w_first_gap": g if g is not None else 20.0})
+                   for r, g in zip(backup, gaps, strict=True)], dtype=np.float64)
+    ky = np.array([bool(r.get("first_right")) for r in backup])
+    kbad = np.array([bool(r.get("first_vote")) and not r.get("first_right") for r in backup])
+    keepable = np.array([g is not None for g in gaps])
+
+    def fit_first(train: np.ndarray, weights: dict[str, np.ndarray]) -> np.ndarray | None:
+        """FIRST_WEIGHTS on the training rows where Whisper's reading is not taken."""
+        if first_kept is None:
+            return None
+        budget_share, penalty_first = first_kept
+        taken = np.array([accepted(weights, k) for k in range(len(backup))])
+        mine = train & keepable & ~taken
+        if mine.sum() < 2 or ky[mine].all() or not ky[mine].any():
+            return None
+        w = fit(kx[mine], ky[mine].astype(float), penalty_first)
+        score = kx @ w[:-1] + w[-1]
+        quiet = sum(1 for r in rows if r["voice"] in trained_voices(train) and r["lang"] == "en"
+                    and not noisy(r))
+        w[-1] -= threshold(score[mine], kbad[mine], int(budget_share * quiet))
+        return w
+
+    def trained_voices(train: np.ndarray) -> set[str]:
+        return {r["voice"] for r, t in zip(backup, train, strict=True) if t}
+
+    def kept(first_w: np.ndarray | None, k: int) -> bool:
+        return first_w is not None and bool(keepable[k]) and \
+            float(kx[k] @ first_w[:-1] + first_w[-1]) >= 0.0
+
+    def simulate(accept: dict[int, bool], label: str, keep: dict[int, bool]) -> None:
         for c in conditions:
             mine = [r for r in rows if r["condition"] == c]
-            right = bad_votes = 0
+            right = bad_votes = firsts = 0
             for r in mine:
-                if path(r) != "backup":  # the first pass's answer
+                if path(r) != "backup" or keep.get(id(r)):  # the first pass's answer
                     right += bool(r.get("first_right"))
                     bad_votes += bool(r.get("first_vote")) and not r.get("first_right")
+                    firsts += bool(keep.get(id(r)))
                 elif accept.get(id(r)):
                     right += bool(r["right"])
                     bad_votes += bool(r["vote"]) and not r["right"]
             n = max(len(mine), 1)
             print(f"  {label} {c:9}: right {100 * right / n:5.1f} % ({right}/{len(mine)})  "
-                  f"wrong {100 * bad_votes / n:4.1f} % ({bad_votes})")
+                  f"wrong {100 * bad_votes / n:4.1f} % ({bad_votes})"
+                  + (f"  first pass kept {firsts}" if first_kept else ""))
 
     held: dict[int, bool] = {}
+    held_kept: dict[int, bool] = {}
     for voice in voices:
         train = np.array([r["voice"] != voice for r in backup])
         if train.all() or not train.any():
             continue
         weights = fit_groups(train)
+        first_w = fit_first(train, weights)
         for k, r in enumerate(backup):
             if not train[k]:
                 held[id(r)] = accepted(weights, k)
+                held_kept[id(r)] = not held[id(r)] and kept(first_w, k)
     print("held out by voice (fit and threshold without the voice):")
-    simulate(held, "held-out")
+    simulate(held, "held-out", held_kept)
     print("votes the back-up asked about again, naming the intended player (without / "
           "with the sound arbiter, TwoPass.ARBITER_MARGIN):")
     for c in conditions:
@@ -466,13 +519,20 @@ def fit_fusion(rows: list[dict], wrong: float, l2: float,
             plain = sum(r["heard"] == r["player"] for r in asked)
             sounded = sum(r.get("asked_player", r["heard"]) == r["player"] for r in asked)
             print(f"  asked again {c:9}: {plain} -> {sounded} of {len(asked)}")
-    weights = fit_groups(np.ones(len(backup), dtype=bool))
+    everyone = np.ones(len(backup), dtype=bool)
+    weights = fit_groups(everyone)
     for key, name in (("quiet", "WEIGHTS"), ("careful", "CAREFUL_WEIGHTS"),
                       ("alone", "ALONE_WEIGHTS")):
         if key in weights:
             print(f"all voices: TwoPass.{name} =",
                   "(" + ", ".join(f"{v:.4g}" for v in weights[key]) + ")")
-    simulate({id(r): accepted(weights, k) for k, r in enumerate(backup)}, "in-sample")
+    first_w = fit_first(everyone, weights)
+    if first_kept is not None:
+        print("all voices: TwoPass.FIRST_WEIGHTS =", None if first_w is None else
+              "(" + ", ".join(f"{v:.4g}" for v in first_w) + ")")
+    taken = {id(r): accepted(weights, k) for k, r in enumerate(backup)}
+    simulate(taken, "in-sample", {id(r): not taken[id(r)] and kept(first_w, k)
+                                  for k, r in enumerate(backup)})
     return 0
 
 

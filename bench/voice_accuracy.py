@@ -358,34 +358,36 @@ def lang_talk_cases(quick: bool) -> list[tuple[str, str, str, str, str | None]]:
 CONDITIONS = ("clean", "babble", "talk", "respelled", "enrolled", *LANGS, "talk-langs")
 
 
-def condition_audio(condition: str, quick: bool, step: int = 1):  # type: ignore[no-untyped-def]
-    """(lang, names, audio, voice label, text, intended player) for every utterance of a
-    condition, deterministic."""
+def condition_audio(condition: str, quick: bool, step: int = 1,  # type: ignore[no-untyped-def]
+                    offset: int = 0):
+    """(lang, names, audio, voice label, text, intended player) for every `step`-th
+    utterance of a condition from the `offset`-th, deterministic (the confidence is
+    fitted on `--step 2`; `--step 2 --offset 1` is the half it never saw)."""
     if condition in ("clean", "babble"):
         todo = cases(quick)
         for i, (kind, voice, text, player) in enumerate(todo):
-            if i % step:
+            if (i - offset) % step:
                 continue
             clean = speech(kind, voice, text)
             audio = babble(clean, seed=1000 + i) if condition == "babble" else padded(clean)
             yield "en", NAMES, audio, voice, text, player
     elif condition == "talk":
         for i, (kind, voice, text, player) in enumerate(talk_cases(quick)):
-            if not i % step:
+            if not (i - offset) % step:
                 yield "en", NAMES, padded(speech(kind, voice, text)), voice, text, player
     elif condition in ("respelled", "enrolled"):
         for i, (kind, voice, text, player) in enumerate(respelled_cases(quick)):
-            if not i % step:
+            if not (i - offset) % step:
                 yield ("en", RESPELLED_TABLE, padded(speech(kind, voice, text)), voice,
                        text, player)
     elif condition == "talk-langs":
         for i, (lang, kind, voice, text, player) in enumerate(lang_talk_cases(quick)):
-            if not i % step:
+            if not (i - offset) % step:
                 yield lang, LANGS[lang], padded(speech(kind, voice, text)), voice, text, \
                     player
     elif condition in LANGS:
         for i, (kind, voice, text, player) in enumerate(lang_cases(condition, quick)):
-            if not i % step:
+            if not (i - offset) % step:
                 yield condition, LANGS[condition], padded(speech(kind, voice, text)), voice, \
                     text, player
     else:
@@ -431,6 +433,8 @@ def main() -> int:
     parser.add_argument("--conditions", default="clean,babble,talk,respelled,enrolled",
                         help=f"any of {','.join(CONDITIONS)}, or 'all'")
     parser.add_argument("--step", type=int, default=1, help="every n-th utterance only")
+    parser.add_argument("--offset", type=int, default=0,
+                        help="from the n-th utterance (with --step 2: 1 is the other half)")
     parser.add_argument("--show", action="store_true", help="print every miss")
     parser.add_argument("--engine", default="pocketsphinx", help="pocketsphinx or vosk")
     parser.add_argument("--model", default=None,
@@ -469,8 +473,8 @@ def main() -> int:
         paths = {"first": 0, "backup": 0}
         named = {"asked": 0, "right": 0}  # votes asked again naming a player
         by_voice: dict[str, list[int]] = {}
-        for lang, names, audio, voice, text, player in condition_audio(condition, args.quick,
-                                                                       args.step):
+        for lang, names, audio, voice, text, player in condition_audio(
+                condition, args.quick, args.step, args.offset):
             recognizer = recognizer_for(lang)
             enroll_for(recognizer, condition, lang)
             t = time.perf_counter()

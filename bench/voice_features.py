@@ -78,6 +78,8 @@ def main() -> int:
     parser.add_argument("--out", default=str(DEFAULT_OUT))
     parser.add_argument("--whisper", default=None, help="tiny.en, base or a folder")
     parser.add_argument("--step", type=int, default=1, help="every n-th utterance only")
+    parser.add_argument("--offset", type=int, default=0,
+                        help="from the n-th utterance (with --step 2: 1 is the other half)")
     parser.add_argument("--second", default=None,
                         help="a second Whisper model (base) that scores the back-up's "
                         "--second-top best sentences again on the same audio (w2_scored)")
@@ -90,11 +92,13 @@ def main() -> int:
     made: dict[str, object] = {}
     rows = []
     for condition in args.conditions.split(","):
-        for lang, names, audio, voice, text, player in va.condition_audio(condition, False,
-                                                                          args.step):
+        for lang, names, audio, voice, text, player in va.condition_audio(
+                condition, False, args.step, args.offset):
             recognizer = va.recognizer_of(lang, "pocketsphinx", None, args.whisper, made)
             if args.whisper:
                 recognizer.RUN_BELOW = 2.0  # type: ignore[attr-defined]  # always, for the fit
+                # Whisper's reading as it is: the fit simulates the first pass's kept one
+                recognizer.FIRST_WEIGHTS = None  # type: ignore[attr-defined]
             va.enroll_for(recognizer, condition, lang)
             if second is not None and getattr(recognizer, "backup", None) is not None:
                 _recording(recognizer.backup)

@@ -20,7 +20,12 @@ In a quiet room the first pass also gives its second opinion on Whisper's few be
 sentences (each decoded alone on the same audio: `TwoPass.second_scores`), an input of the
 fused confidence; and a reading both passes agree on is never taken for table talk.
 
-`last_path` says which decided ("first", "checked" or "backup"), for the bench's figures.
+When Whisper's reading is not taken and the first pass read another vote, the first pass's
+reading may be (`TwoPass.FIRST_WEIGHTS`, round 15: Whisper cannot write a name it never saw
+written, the first pass hears it by its pronunciation).
+
+`last_path` says which decided ("first", "checked", "backup" or "first-kept"), for the
+bench's figures.
 """
 
 from __future__ import annotations
@@ -123,6 +128,20 @@ class TwoPass:
     # votes so kept have a best score of -1.3 to -0.4; a Piper "the weather is lovely
     # today" read as "Ana" with a margin of 4.5 had -8.8 (its synthesis varies by run)
     OUTSIDE_MARGIN_BEST: ClassVar[float] = -4.0
+    # ... and talk that says more than a vote is outside whatever else holds, even when
+    # both passes read the same vote in it: Whisper's transcript beats the best sentence
+    # by more than SAID_MORE per token and is SAID_MORE_LETTERS letters longer. Round 15,
+    # the bench's other half of table talk (lines the fit never saw): "pass me the crisps
+    # please" read as "pass" by both passes (the word is in it: the sentence "Pass" is
+    # well supported), "can we go around the table one more time" as "henry" by both,
+    # "pass me the crisps please" as "grace please": three of 24 lines counted as votes.
+    # On both halves' dumps (48 lines of English table talk, 48 in the other languages)
+    # this takes 45 and 22 lines out, and of the 801 votes whose best sentence was right
+    # two that were asked again anyway ("I pass" in babble, heard as "i pass make so
+    # sick"; "Henry" as "then we both find"); 8 letters is under every line it catches
+    # but one, and 3.0 keeps names Whisper splits up ("Tamsin" as "turn was in": 3.4)
+    SAID_MORE: ClassVar[float] = 3.0
+    SAID_MORE_LETTERS: ClassVar[int] = 8
     # the same when Whisper decides alone (no first pass: the other languages), where
     # base writes espeak-ng's voices so badly that its own transcript often "beats" the
     # vote that was said: at 2.5, 21 of the 288 votes whose best sentence was right were
@@ -203,6 +222,27 @@ class TwoPass:
     # enrolled 81.7 -> 73.3 %). None: no arbiter.
     ARBITER_MARGIN: ClassVar[float | None] = 0.1
 
+    # The first pass's reading kept when Whisper's is not taken (round 15). In a quiet
+    # room the two passes fail on different votes: Whisper cannot write a name it never
+    # saw written (Tadhg scored as "Ben", Aoife as "Oliver", Saoirse as "Oisin"), where
+    # the first pass hears it by its pronunciation (phonetics.py). On round 14's clean
+    # dump Whisper's best sentence missed 19 of the 111 votes the back-up read, and the
+    # first pass was right in 13 of them. So when the fused confidence leaves Whisper's
+    # reading under `ask_below` and the first pass read another vote, that vote is taken
+    # if the first pass was sure enough for how far Whisper preferred its own reading:
+    # FIRST_WEIGHTS over `first_kept_inputs` (its confidence, and Whisper's best score
+    # minus its best for the first pass's vote), fitted on the quiet room's rows where
+    # that happens, with a wrong-vote budget of its own (bench/fit_voice_confidence.py
+    # --fusion --first-kept). Measured and not kept (None: never): fitted on the half of
+    # the bench every weight here was fitted on (--wrong-first 0.0025 --l2-first 10:
+    # (2.354, -0.1241, -0.7904), the first pass's reading taken when its confidence beats
+    # 0.34 + 0.053 x the gap), it held out clean 88.1 % right with 6 votes kept, 1.0 %
+    # wrong; but the box on the bench's other half, which no fit has seen, kept 5 votes
+    # there of which 2 were wrong ("Anna" read by the first pass as Emma at 0.51, "I'm
+    # voting for Seersha" as "i'm pointing to lucy" at 0.57): clean 86.6 -> 87.6 % right
+    # but 1.0 -> 1.5 % wrong, respelled 3.3 -> 5.0 % wrong (docs/voice.md, round 15).
+    FIRST_WEIGHTS: ClassVar[tuple[float, ...] | None] = None
+
     def __post_init__(self) -> None:
         parts = [p.name for p in (self.first, self.backup) if p is not None]
         self.name = "+".join(parts) or "none"
@@ -279,7 +319,8 @@ class TwoPass:
         # table talk was
         agreed = heard is not None and _reading_of(heard.text, reading) == _meaning(
             reading.best)
-        if not agreed and self.outside(reading.features, alone=heard is None):
+        if self.said_more(reading.features) or (
+                not agreed and self.outside(reading.features, alone=heard is None)):
             # outside the grammar (table talk): nothing was said to the narrator, not even
             # the first pass's unsure reading ("the weather is lovely" as "one is the wolf")
             self.last_path = "backup"
@@ -304,6 +345,11 @@ class TwoPass:
         self.last_path = "backup"
         confidence = self.confidence(features)
         if confidence < self.ask_below and heard is not None:
+            kept = self.first_kept(reading, heard, features)
+            if kept is not None:
+                # Whisper's reading is not taken, the first pass's is (FIRST_WEIGHTS)
+                self.last_path = "first-kept"
+                return Recognized(heard.text, kept)
             # asked again anyway: about the player whose name sounds like what Whisper
             # wrote, when the passes disagree (arbitrate); the confidence stays
             asked = self.arbitrate(reading, heard.text)
@@ -311,6 +357,24 @@ class TwoPass:
                 "sound_gap", "w_arbitrated", "w_alone_text") if k in asked.features}}
             return Recognized(asked.best.text, confidence)
         return Recognized(reading.best.text, confidence)
+
+    def first_kept(self, reading: Reading, heard: Recognized, features: dict[str, Any]
+                   ) -> float | None:
+        """The confidence of the first pass's reading where Whisper's is not taken and the
+        two read different votes (FIRST_WEIGHTS), if it reaches `ask_below`; else None.
+        The features gain Whisper's preference for its own reading (`w_first_gap`)."""
+        if self.FIRST_WEIGHTS is None or self.group(features) != "quiet":
+            return None
+        gap = first_gap(reading.scored, heard.text)
+        if gap is None:
+            return None
+        features["w_first_gap"] = gap
+        inputs = first_kept_inputs(features)
+        weights = self.FIRST_WEIGHTS
+        kept = _sigmoid(weights[-1] + sum(w * x for w, x in zip(weights[:-1], inputs,
+                                                                 strict=True)))
+        features["first_kept"] = kept
+        return kept if kept >= self.ask_below else None
 
     def _checks(self, heard: Recognized | None, agree: bool, reading: Reading,
                 grammar: Grammar) -> bool:
@@ -393,6 +457,17 @@ class TwoPass:
                 and (features.get("w_margin", 0.0) < cls.OUTSIDE_MARGIN
                      or features.get("w_best", 0.0) < cls.OUTSIDE_MARGIN_BEST))
 
+    @classmethod
+    def said_more(cls, features: dict[str, Any]) -> bool:
+        """More was said than any sentence of the grammar (SAID_MORE): table talk, even if
+        a vote's words are in it."""
+        def letters(text: Any) -> int:
+            return sum(ch.isalnum() for ch in str(text or ""))
+
+        return (features.get("w_outside", 0.0) > cls.SAID_MORE and
+                letters(features.get("w_heard")) - letters(features.get("w_text"))
+                >= cls.SAID_MORE_LETTERS)
+
     @staticmethod
     def group(features: dict[str, Any]) -> str:
         """Which fitted weights read these features: "alone" (no first pass: another
@@ -450,6 +525,27 @@ def ps_margin(scored: list[tuple[Candidate, float]], ps: dict[str, float],
     if not own:
         return -10.0
     return max(own) - max(rivals) if rivals else 10.0
+
+
+def first_gap(scored: list[tuple[Candidate, float]], first_text: str) -> float | None:
+    """How far Whisper's best sentence (the first of `scored`, best first) scored over
+    its best sentence meaning the first pass's vote, in log units (at most 20); None when
+    the first pass's reading is no candidate, names no player and no nobody, or means
+    what Whisper's best means."""
+    mine = next((c for c, _ in scored if c.text == first_text), None)
+    if mine is None or not scored or (mine.player is None and not mine.nobody):
+        return None
+    key = _meaning(mine)
+    if key == _meaning(scored[0][0]):
+        return None
+    return min(20.0, scored[0][1] - max(v for c, v in scored if _meaning(c) == key))
+
+
+def first_kept_inputs(features: dict[str, Any]) -> list[float]:
+    """The inputs of the first pass's kept reading (TwoPass.FIRST_WEIGHTS): its own
+    confidence, and how far Whisper preferred its own reading (`w_first_gap`)."""
+    return [float(features.get("first_confidence") or 0.0),
+            float(features.get("w_first_gap", 20.0))]
 
 
 def _names_by_name(cand: Candidate) -> bool:

@@ -463,6 +463,35 @@ def test_silence_and_table_talk_stay_unheard_with_the_backup(two_pass, wavs):
         assert not counted, (line, hearing)
 
 
+def test_talk_that_says_more_than_a_vote_is_not_counted_though_a_vote_is_in_it(two_pass,
+                                                                               wavs):
+    """TwoPass.SAID_MORE: table talk with a vote's words in it ("pass me the crisps" has
+    "pass", a skip) is neither a vote nor a command, even when both passes read the same
+    in it; a name Whisper splits into words ("Tamsin" written "turn was in") stays a
+    vote."""
+    from local_voice.fusion import TwoPass
+
+    # the three lines of the bench's other half that were counted (round 15)
+    for heard, best, outside in [("pass me the crisp sleaze", "pass", 6.33),
+                                 ("can we go around the table one more time", "henry", 3.6),
+                                 ("ask me the christs please", "grace please", 4.66)]:
+        assert TwoPass.said_more({"w_heard": heard, "w_text": best, "w_outside": outside})
+    assert not TwoPass.said_more({"w_heard": "turn was in", "w_text": "tamsin",
+                                  "w_outside": 3.43})
+    assert not TwoPass.said_more({"w_heard": "i vote for ted", "w_text": "i vote for tadhg",
+                                  "w_outside": 7.6})
+    # without the rule: Piper's "can we go around..." was a vote for Henry (0.51),
+    # en-us+m3's "pass me the crisps please" a skip (0.51), and "wait, who did the seer
+    # look at last night" paused the game (0.54, 0.65)
+    for speaker in ("piper", "en-us+m3"):
+        for line in ("pass me the crisps please", "can we go around the table one more time",
+                     "wait, who did the seer look at last night"):
+            audio = padded(speech(wavs, line, speaker).resampled(16000), 0.3, 0.5)
+            hearing = understand_audio(audio, two_pass, "en", NAMES, EXPECT["vote"])
+            taken = hearing.intent is not None and hearing.confidence >= 0.5
+            assert not taken, (speaker, line, hearing, two_pass.last_features)
+
+
 # ------------------------------------------------------------------ other people talking
 
 
@@ -574,3 +603,44 @@ def test_a_vote_asked_again_names_the_player_whose_name_sounds_like_the_transcri
     seat = [("i vote for seat one", "Tamsin", -1.0), *scored]
     by_number = owner.arbitrate(_reading(seat, "I vote for Ted."), "i vote for tadhg")
     assert by_number.best.player == "Tamsin" and "sound_gap" not in by_number.features
+
+
+def test_the_first_pass_can_keep_a_name_whisper_cannot_write_when_whisper_is_unsure():
+    """TwoPass.FIRST_WEIGHTS (measured, off in the box): in a quiet room, when Whisper's
+    reading is not taken and the first pass read another vote, the first pass's vote
+    counts if it was sure enough for how far Whisper preferred its own reading
+    (`w_first_gap`, which the fit tool computes the same way); never in babble, never
+    when both read the same vote or the first pass read no vote."""
+    from local_voice.fusion import TwoPass, first_gap
+
+    scored = [("i vote for ben", "Ben", -1.0), ("vote for ben", "Ben", -1.5),
+              ("i vote for tadhg", "Tadhg", -4.0), ("i vote for anna", "Anna", -4.5),
+              ("repeat that", None, -6.0), ("nobody", None, -7.0)]
+    reading = _reading(scored, "I vote for Ted.")
+    assert first_gap(reading.scored, "i vote for tadhg") == 3.0
+    assert first_gap(reading.scored, "vote for ben") is None  # the same vote
+    assert first_gap(reading.scored, "repeat that") is None  # not a vote
+    assert first_gap(reading.scored, "we kill henry") is None  # not a candidate
+    owner = TwoPass(None, None)
+    assert owner.first_kept(reading, _recognized("i vote for tadhg", 0.65),
+                            {"first_confidence": 0.65}) is None  # off by default
+    owner.FIRST_WEIGHTS = (2.354, -0.1241, -0.7904)  # round 15's fit (not kept)
+    quiet = {"first_confidence": 0.65, "snr": 45.0, "w_speeds": 1.0}
+    features = dict(quiet)
+    kept = owner.first_kept(reading, _recognized("i vote for tadhg", 0.65), features)
+    assert kept is not None and kept >= owner.ask_below
+    assert features["w_first_gap"] == 3.0 and features["first_kept"] == kept
+    # a less sure first pass, or a reading Whisper prefers by far: asked again instead
+    assert owner.first_kept(reading, _recognized("i vote for tadhg", 0.2),
+                            {**quiet, "first_confidence": 0.2}) is None
+    far = _reading([scored[0], ("i vote for tadhg", "Tadhg", -16.0)], "I vote for Ben.")
+    assert owner.first_kept(far, _recognized("i vote for tadhg", 0.65), dict(quiet)) is None
+    # other people talking over the vote: the first pass hears too little to be kept
+    babble = {**quiet, "snr": 12.0, "w_speeds": 3.0}
+    assert owner.first_kept(reading, _recognized("i vote for tadhg", 0.65), babble) is None
+
+
+def _recognized(text: str, confidence: float):  # type: ignore[no-untyped-def]
+    from local_voice.recognizers import Recognized
+
+    return Recognized(text, confidence)
