@@ -44,6 +44,7 @@ from local_voice.fusion import (
     TwoPass,
     first_gap,
     first_kept_inputs,
+    first_reading,
     fused_scores,
     fusion_inputs,
     noisy,
@@ -139,6 +140,8 @@ def main() -> int:
                         help="wrong votes the first pass's kept readings may add, as a share "
                         "of the quiet room's votes")
     parser.add_argument("--l2-first", type=float, default=10.0)
+    parser.add_argument("--name-tokens", type=int, default=TwoPass.FIRST_NAME_TOKENS,
+                        help="the first pass's name must take this many Whisper tokens")
     parser.add_argument("--second-weight", type=float, default=0.0,
                         help="a second Whisper model's opinion (the dump's w2_scored, "
                         "voice_features.py --second base): each of the back-up's best "
@@ -170,7 +173,8 @@ def main() -> int:
         return fit_fusion(rows, args.wrong, args.l2, args.run_below, args.check_above,
                           args.wrong_alone, args.l2_alone, args.careful,
                           args.wrong_careful, args.l2_careful,
-                          (args.wrong_first, args.l2_first) if args.first_kept else None)
+                          (args.wrong_first, args.l2_first) if args.first_kept else None,
+                          args.name_tokens)
     if args.noisy is not None:
         rows = [r for r in rows if (r.get("snr", 60) < Utterance.TRIM_SNR) == args.noisy]
     # the guards (UNSAID0, FIT0) are not fitted: what they refuse is asked again anyway
@@ -386,12 +390,34 @@ def _bare_number(row: dict) -> bool:
     return WhisperRecognizer._bare_number(row["lang"], Candidate(text, text, "?"))
 
 
+def _unwritten(row: dict, name_tokens: int) -> bool:
+    """The first pass's reading names a player in at least `name_tokens` of tiny.en's
+    tokens (TwoPass.FIRST_NAME_TOKENS: a name Whisper does not hold as one word)."""
+    mine = first_reading(_candidates(row), str(row.get("first_text")))
+    return mine is not None and len(_whisper_tokens(str(mine.player))) >= name_tokens
+
+
+def _whisper_tokens(text: str) -> list[int]:
+    global _TOKENIZER
+    if _TOKENIZER is None:
+        import tokenizers
+
+        from local_voice.whisper import tiny_en_dir
+
+        _TOKENIZER = tokenizers.Tokenizer.from_file(str(tiny_en_dir() / "tokenizer.json"))
+    return _TOKENIZER.encode(" " + text.strip(), add_special_tokens=False).ids
+
+
+_TOKENIZER = None
+
+
 def fit_fusion(rows: list[dict], wrong: float, l2: float,
                run_below: float = TwoPass.RUN_BELOW, check_above: float = TwoPass.CHECK_ABOVE,
                wrong_alone: float | None = None, l2_alone: float | None = None,
                careful: bool = False, wrong_careful: float | None = None,
                l2_careful: float | None = None,
-               first_kept: tuple[float, float] | None = None) -> int:
+               first_kept: tuple[float, float] | None = None,
+               name_tokens: int = TwoPass.FIRST_NAME_TOKENS) -> int:
     """TwoPass.WEIGHTS (utterances with a first pass) and TwoPass.ALONE_WEIGHTS (Whisper
     alone: another language), each fitted and thresholded on its own group's rows where
     the fused confidence decides, held out by voice; then the whole box simulated per
@@ -449,7 +475,8 @@ def fit_fusion(rows: list[dict], wrong: float, l2: float,
     # the first pass's kept reading (TwoPass.first_kept): quiet rows whose two passes
     # read other votes, and how far Whisper preferred its own
     gaps = [first_gap(_candidates(r), str(r.get("first_text")))
-            if TwoPass.group(r) == "quiet" else None for r in backup]
+            if TwoPass.group(r) == "quiet" and _unwritten(r, name_tokens) else None
+            for r in backup]
     kx = np.array([first_kept_inputs({**r, "w_first_gap": g if g is not None else 20.0})
                    for r, g in zip(backup, gaps, strict=True)], dtype=np.float64)
     ky = np.array([bool(r.get("first_right")) for r in backup])

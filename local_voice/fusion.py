@@ -228,20 +228,23 @@ class TwoPass:
     # the first pass hears it by its pronunciation (phonetics.py). On round 14's clean
     # dump Whisper's best sentence missed 19 of the 111 votes the back-up read, and the
     # first pass was right in 13 of them. So when the fused confidence leaves Whisper's
-    # reading under `ask_below` and the first pass read another vote, that vote is taken
-    # if the first pass was sure enough for how far Whisper preferred its own reading:
-    # FIRST_WEIGHTS over `first_kept_inputs` (its confidence, and Whisper's best score
-    # minus its best for the first pass's vote), fitted on the quiet room's rows where
-    # that happens, with a wrong-vote budget of its own (bench/fit_voice_confidence.py
-    # --fusion --first-kept). Measured and not kept (None: never): fitted on the half of
-    # the bench every weight here was fitted on (--wrong-first 0.0025 --l2-first 10:
-    # (2.354, -0.1241, -0.7904), the first pass's reading taken when its confidence beats
-    # 0.34 + 0.053 x the gap), it held out clean 88.1 % right with 6 votes kept, 1.0 %
-    # wrong; but the box on the bench's other half, which no fit has seen, kept 5 votes
-    # there of which 2 were wrong ("Anna" read by the first pass as Emma at 0.51, "I'm
-    # voting for Seersha" as "i'm pointing to lucy" at 0.57): clean 86.6 -> 87.6 % right
-    # but 1.0 -> 1.5 % wrong, respelled 3.3 -> 5.0 % wrong (docs/voice.md, round 15).
-    FIRST_WEIGHTS: ClassVar[tuple[float, ...] | None] = None
+    # reading under `ask_below` and the first pass read another player, one whose name
+    # Whisper's vocabulary does not hold as one word (FIRST_NAME_TOKENS), that vote is
+    # taken if the first pass was sure enough for how far Whisper preferred its own
+    # reading: FIRST_WEIGHTS over `first_kept_inputs` (its confidence, and Whisper's best
+    # score minus its best for the first pass's vote). Fitted on both halves of the bench
+    # (`voice_features.py --step 2 [--offset 1]`) after the fused confidence, with no
+    # wrong vote allowed in its training rows: fit_voice_confidence.py --fusion --careful
+    # --wrong 0.01 --wrong-careful 0.005 --wrong-alone 0.0075 --l2 100 --l2-careful 10
+    # --l2-alone 10 --ps-top 3 --first-kept --wrong-first 0 --l2-first 10. Held out by
+    # voice: clean 85.3 -> 88.7 % right (0.5 % wrong either way), enrolled 86.7 -> 87.5 %
+    # (1.7 %), respelled 60.8 -> 63.3 % (4.2 -> 5.0 % wrong). Without the name rule it
+    # kept Anna/Emma and Lucy readings too: on the half it was not fitted on, 2 of the 5
+    # votes it kept were wrong (docs/voice.md, round 15). None: never.
+    FIRST_WEIGHTS: ClassVar[tuple[float, ...] | None] = (2.306, -0.1869, -0.2955)
+    # ... only for a name Whisper's vocabulary does not hold as one word (at least this
+    # many of its tokens: Tadhg, Siobhan, Aoife; Anna, Emma and Lucy are one each)
+    FIRST_NAME_TOKENS: ClassVar[int] = 2
 
     def __post_init__(self) -> None:
         parts = [p.name for p in (self.first, self.backup) if p is not None]
@@ -363,8 +366,13 @@ class TwoPass:
         """The confidence of the first pass's reading where Whisper's is not taken and the
         two read different votes (FIRST_WEIGHTS), if it reaches `ask_below`; else None.
         The features gain Whisper's preference for its own reading (`w_first_gap`)."""
-        if self.FIRST_WEIGHTS is None or self.group(features) != "quiet":
+        if self.FIRST_WEIGHTS is None or self.group(features) != "quiet" or \
+                self.backup is None:
             return None
+        mine = first_reading(reading.scored, heard.text)
+        if mine is None or len(self.backup.scorer.tokens(str(mine.player))) < \
+                self.FIRST_NAME_TOKENS:
+            return None  # a name Whisper writes as a word of its own: trust its reading
         gap = first_gap(reading.scored, heard.text)
         if gap is None:
             return None
@@ -527,17 +535,23 @@ def ps_margin(scored: list[tuple[Candidate, float]], ps: dict[str, float],
     return max(own) - max(rivals) if rivals else 10.0
 
 
-def first_gap(scored: list[tuple[Candidate, float]], first_text: str) -> float | None:
-    """How far Whisper's best sentence (the first of `scored`, best first) scored over
-    its best sentence meaning the first pass's vote, in log units (at most 20); None when
-    the first pass's reading is no candidate, names no player and no nobody, or means
-    what Whisper's best means."""
+def first_reading(scored: list[tuple[Candidate, float]], first_text: str
+                  ) -> Candidate | None:
+    """The candidate the first pass read, when it names a player and means something
+    else than Whisper's best sentence (the first of `scored`, best first)."""
     mine = next((c for c, _ in scored if c.text == first_text), None)
-    if mine is None or not scored or (mine.player is None and not mine.nobody):
+    if mine is None or mine.player is None or _meaning(mine) == _meaning(scored[0][0]):
+        return None
+    return mine
+
+
+def first_gap(scored: list[tuple[Candidate, float]], first_text: str) -> float | None:
+    """How far Whisper's best sentence scored over its best sentence meaning the first
+    pass's vote, in log units (at most 20); None without such a vote (first_reading)."""
+    mine = first_reading(scored, first_text)
+    if mine is None:
         return None
     key = _meaning(mine)
-    if key == _meaning(scored[0][0]):
-        return None
     return min(20.0, scored[0][1] - max(v for c, v in scored if _meaning(c) == key))
 
 
