@@ -540,7 +540,8 @@ def _report(condition: str, count: dict[str, int], alone: dict[str, int],
           f"other {_pct(other, n)}  wrong {_pct(wrong, n)}  "
           f"[first pass alone: right {_pct(alone['right'], n)} wrong "
           f"{_pct(alone['wrong'], n)}; decided by the back-up {paths.get('backup', 0)}, "
-          f"checked by it {paths.get('checked', 0)}]  "
+          f"checked by it {paths.get('checked', 0)}, the first pass's reading kept "
+          f"{paths.get('first-kept', 0)}]  "
           f"target right >= {100 * target:.0f} %, wrong <= 2 %: {'met' if met else 'NOT met'}")
     worst = min(by_voice.items(), key=lambda kv: kv[1][1] / max(kv[1][0], 1))
     print("          by voice: " + ", ".join(

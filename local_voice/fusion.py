@@ -18,11 +18,13 @@ hands over before and after the vote is left out, as the first pass leaves it ou
 
 In a quiet room the first pass also gives its second opinion on Whisper's few best
 sentences (each decoded alone on the same audio: `TwoPass.second_scores`), an input of the
-fused confidence; and a reading both passes agree on is never taken for table talk.
+fused confidence; and a reading both passes agree on is not taken for table talk, unless
+the talk says more than a vote.
 
-When Whisper's reading is not taken and the first pass read another vote, the first pass's
-reading may be (`TwoPass.FIRST_WEIGHTS`, round 15: Whisper cannot write a name it never saw
-written, the first pass hears it by its pronunciation).
+When Whisper's reading is not taken and the first pass read another player, one whose name
+Whisper cannot write (several of its tokens), the first pass's reading counts if it was sure
+enough (`TwoPass.first_kept`, round 15: the first pass hears such a name by its
+pronunciation). Talk that says more than a vote is never a vote (`TwoPass.said_more`).
 
 `last_path` says which decided ("first", "checked", "backup" or "first-kept"), for the
 bench's figures.
@@ -136,10 +138,12 @@ class TwoPass:
     # well supported), "can we go around the table one more time" as "henry" by both,
     # "pass me the crisps please" as "grace please": three of 24 lines counted as votes.
     # On both halves' dumps (48 lines of English table talk, 48 in the other languages)
-    # this takes 45 and 22 lines out, and of the 801 votes whose best sentence was right
-    # two that were asked again anyway ("I pass" in babble, heard as "i pass make so
-    # sick"; "Henry" as "then we both find"); 8 letters is under every line it catches
-    # but one, and 3.0 keeps names Whisper splits up ("Tamsin" as "turn was in": 3.4)
+    # this takes 46 and 22 lines out (10 English ones that round 5's rule left in), and
+    # of the 801 votes whose best sentence was right two that were asked again anyway
+    # ("I pass" in babble, heard as "i pass make so sick"; "Henry" as "then we both
+    # find"). 10 letters would let "ask me the christs please", read as "grace
+    # please", through; 3.0 keeps names Whisper splits up ("Tamsin" as "turn was in":
+    # 3.4 per token, 3 letters more)
     SAID_MORE: ClassVar[float] = 3.0
     SAID_MORE_LETTERS: ClassVar[int] = 8
     # the same when Whisper decides alone (no first pass: the other languages), where
