@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -44,7 +45,6 @@ from local_voice.fusion import (
     TwoPass,
     first_gap,
     first_kept_inputs,
-    first_reading,
     fused_scores,
     fusion_inputs,
     noisy,
@@ -390,25 +390,15 @@ def _bare_number(row: dict) -> bool:
     return WhisperRecognizer._bare_number(row["lang"], Candidate(text, text, "?"))
 
 
-def _unwritten(row: dict, name_tokens: int) -> bool:
-    """The first pass's reading names a player in at least `name_tokens` of tiny.en's
-    tokens (TwoPass.FIRST_NAME_TOKENS: a name Whisper does not hold as one word)."""
-    mine = first_reading(_candidates(row), str(row.get("first_text")))
-    return mine is not None and len(_whisper_tokens(str(mine.player))) >= name_tokens
+def _tiny_en_tokens() -> Callable[[str], list[int]]:
+    """tiny.en's tokens of a text (WhisperScorer.tokens, without loading the model): how
+    the box's back-up counts a name's tokens (TwoPass.FIRST_NAME_TOKENS)."""
+    import tokenizers
 
+    from local_voice.whisper import text_tokens, tiny_en_dir
 
-def _whisper_tokens(text: str) -> list[int]:
-    global _TOKENIZER
-    if _TOKENIZER is None:
-        import tokenizers
-
-        from local_voice.whisper import tiny_en_dir
-
-        _TOKENIZER = tokenizers.Tokenizer.from_file(str(tiny_en_dir() / "tokenizer.json"))
-    return _TOKENIZER.encode(" " + text.strip(), add_special_tokens=False).ids
-
-
-_TOKENIZER = None
+    tokenizer = tokenizers.Tokenizer.from_file(str(tiny_en_dir() / "tokenizer.json"))
+    return lambda text: text_tokens(tokenizer, text)
 
 
 def fit_fusion(rows: list[dict], wrong: float, l2: float,
@@ -474,9 +464,9 @@ def fit_fusion(rows: list[dict], wrong: float, l2: float,
 
     # the first pass's kept reading (TwoPass.first_kept): quiet rows whose two passes
     # read other votes, and how far Whisper preferred its own
-    gaps = [first_gap(_candidates(r), str(r.get("first_text")))
-            if TwoPass.group(r) == "quiet" and _unwritten(r, name_tokens) else None
-            for r in backup]
+    tokens = _tiny_en_tokens()
+    gaps = [first_gap(_candidates(r), str(r.get("first_text")), tokens, name_tokens)
+            if TwoPass.group(r) == "quiet" else None for r in backup]
     kx = np.array([first_kept_inputs({**r, "w_first_gap": g if g is not None else 20.0})
                    for r, g in zip(backup, gaps, strict=True)], dtype=np.float64)
     ky = np.array([bool(r.get("first_right")) for r in backup])
@@ -494,13 +484,11 @@ def fit_fusion(rows: list[dict], wrong: float, l2: float,
             return None
         w = fit(kx[mine], ky[mine].astype(float), penalty_first)
         score = kx @ w[:-1] + w[-1]
-        quiet = sum(1 for r in rows if r["voice"] in trained_voices(train) and r["lang"] == "en"
+        voices_in = {r["voice"] for r, t in zip(backup, train, strict=True) if t}
+        quiet = sum(1 for r in rows if r["voice"] in voices_in and r["lang"] == "en"
                     and not noisy(r))
         w[-1] -= threshold(score[mine], kbad[mine], int(budget_share * quiet))
         return w
-
-    def trained_voices(train: np.ndarray) -> set[str]:
-        return {r["voice"] for r, t in zip(backup, train, strict=True) if t}
 
     def kept(first_w: np.ndarray | None, k: int) -> bool:
         return first_w is not None and bool(keepable[k]) and \

@@ -33,6 +33,7 @@ bench's figures.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -373,11 +374,8 @@ class TwoPass:
         if self.FIRST_WEIGHTS is None or self.group(features) != "quiet" or \
                 self.backup is None:
             return None
-        mine = first_reading(reading.scored, heard.text)
-        if mine is None or len(self.backup.scorer.tokens(str(mine.player))) < \
-                self.FIRST_NAME_TOKENS:
-            return None  # a name Whisper writes as a word of its own: trust its reading
-        gap = first_gap(reading.scored, heard.text)
+        gap = first_gap(reading.scored, heard.text, self.backup.scorer.tokens,
+                        self.FIRST_NAME_TOKENS)
         if gap is None:
             return None
         features["w_first_gap"] = gap
@@ -549,11 +547,16 @@ def first_reading(scored: list[tuple[Candidate, float]], first_text: str
     return mine
 
 
-def first_gap(scored: list[tuple[Candidate, float]], first_text: str) -> float | None:
+def first_gap(scored: list[tuple[Candidate, float]], first_text: str,
+              tokens: Callable[[str], list[int]] | None = None, name_tokens: int = 1
+              ) -> float | None:
     """How far Whisper's best sentence scored over its best sentence meaning the first
-    pass's vote, in log units (at most 20); None without such a vote (first_reading)."""
+    pass's vote, in log units (at most 20); None without such a vote (first_reading), or
+    when its player's name takes fewer than `name_tokens` of Whisper's `tokens` (a name
+    Whisper writes as a word of its own: its reading is to be trusted)."""
     mine = first_reading(scored, first_text)
-    if mine is None:
+    if mine is None or (tokens is not None and
+                        len(tokens(str(mine.player))) < name_tokens):
         return None
     key = _meaning(mine)
     return min(20.0, scored[0][1] - max(v for c, v in scored if _meaning(c) == key))

@@ -31,6 +31,7 @@ import threading
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -205,6 +206,12 @@ def log_mel(samples: np.ndarray, n_mels: int = 80) -> np.ndarray:
 # ------------------------------------------------------------------ the model
 
 
+def text_tokens(tokenizer: Any, text: str) -> list[int]:
+    """A text's tokens as Whisper reads it after its start sequence (a space before it)."""
+    return tokenizer.encode(" " + text.strip(), add_special_tokens=False).ids
+
+
+
 @dataclass
 class Scored:
     """One candidate sentence and its score (log probability given the audio, minus the
@@ -272,7 +279,7 @@ class WhisperScorer:
                 self._token("<|transcribe|>"), self._token("<|notimestamps|>")]
 
     def tokens(self, text: str) -> list[int]:
-        return self.tokenizer.encode(" " + text.strip(), add_special_tokens=False).ids
+        return text_tokens(self.tokenizer, text)
 
     def encode(self, samples: np.ndarray) -> object:
         import ctranslate2
