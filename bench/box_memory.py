@@ -1,6 +1,8 @@
 """Peak memory of `wolfvillage box`: PocketSphinx alone, and with the Whisper back-up.
 
     .venv/bin/python bench/box_memory.py [--whisper none,tiny.en,base] [--compute int8]
+    .venv/bin/python bench/box_memory.py --lang fr   # a French box (base, and PocketSphinx's
+                                                     # second opinion: round 16)
 
 This machine has no audio device (the box itself would fall back to the console), so a
 fresh subprocess builds what `local_voice.main.serve_box` builds, without the audio
@@ -20,6 +22,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS_MB = {"none": 250, "tiny.en": 700}
+# a 20-player table and one vote, per language (the bench's tables elsewhere)
+TABLES = {
+    "en": (["Tamsin", "Siobhan", "Xochitl", "Ignatius", "Aoife", "Niamh", "Saoirse",
+            "Tadhg", "Oisin", "Eilidh", "Sam", "Ben", "Anna", "Mark", "Lucy", "Grace",
+            "Oliver", "Henry", "Emma", "Jack"], "I vote for Siobhan"),
+    "fr": (["Louis", "Camille", "Hugo", "Léa", "Jules", "Chloé", "Arthur", "Manon", "Théo",
+            "Zoé"], "je vote pour Chloé"),
+    "es": (["Lucía", "Mateo", "Carmen", "Javier", "Sofía", "Pablo", "Elena", "Diego",
+            "Marta", "Hugo"], "voto por Sofía"),
+}
 
 CHILD = r"""
 import resource, sys, tempfile
@@ -34,7 +46,8 @@ from phones.web import create_app
 from store import open_store
 
 tmp = Path({tmp!r})
-config = BoxConfig.from_dict({{"recognizer": {{"whisper_model": {whisper!r},
+config = BoxConfig.from_dict({{"language": {lang!r},
+                              "recognizer": {{"whisper_model": {whisper!r},
                                               "whisper_compute": {compute!r}}}}})
 store = open_store("sqlite:///" + str(tmp / "box.db"))
 app = create_app(store, CALL_PAUSE=config.call_pause)
@@ -47,12 +60,10 @@ recognizer = make_recognizer(config.engine, config.model or None, config.whisper
                              config.language, compute_type=config.whisper_compute)
 if hasattr(recognizer, "RUN_BELOW"):
     recognizer.RUN_BELOW = 2.0  # the back-up runs on this vote whatever the first pass says
-names = ["Tamsin", "Siobhan", "Xochitl", "Ignatius", "Aoife", "Niamh", "Saoirse", "Tadhg",
-         "Oisin", "Eilidh", "Sam", "Ben", "Anna", "Mark", "Lucy", "Grace", "Oliver", "Henry",
-         "Emma", "Jack"]
-audio = voice.synthesize("I vote for Siobhan", cache_it=False)
-heard = understand_audio(audio, recognizer, "en", names, EXPECT["vote"])
-voice.synthesize("Did you say Siobhan?", cache_it=False)
+names, said = {names!r}, {said!r}
+audio = voice.synthesize(said, cache_it=False)
+heard = understand_audio(audio, recognizer, config.language, names, EXPECT["vote"])
+voice.synthesize(names[1], cache_it=False)
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(f"{{peak:.0f}} {{heard.text!r}}")
 """
@@ -64,14 +75,20 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--whisper", default="none,tiny.en",
                         help="back-ups to measure, comma-separated (none, tiny.en, base)")
+    parser.add_argument("--lang", default="en",
+                        help="the box's language (another than English: --whisper base)")
     parser.add_argument("--compute", default="float32",
                         help="recognizer.whisper_compute: float32 (the box's) or int8")
     args = parser.parse_args()
     ok = True
-    for whisper in args.whisper.split(","):
+    names, said = TABLES.get(args.lang, TABLES["en"])
+    whispers = args.whisper.split(",") if args.lang == "en" or \
+        args.whisper != parser.get_default("whisper") else ["base"]
+    for whisper in whispers:
         with tempfile.TemporaryDirectory() as tmp:
             child = CHILD.format(root=str(ROOT), tmp=tmp, whisper=whisper,
-                                 compute=args.compute)
+                                 compute=args.compute, lang=args.lang, names=names,
+                                 said=said)
             out = subprocess.run([sys.executable, "-c", child], capture_output=True,
                                  text=True, cwd=ROOT)
         if out.returncode != 0:
@@ -82,7 +99,7 @@ def main() -> int:
         target = TARGETS_MB.get(whisper)
         met = target is None or peak_mb <= target
         ok &= met
-        print(f"box components (relay, game, Piper, PocketSphinx, back-up {whisper}"
+        print(f"box components ({args.lang}: relay, game, voice, PocketSphinx, back-up {whisper}"
               f"{'' if whisper == 'none' else ' ' + args.compute}; heard "
               f"{heard}): peak RSS {peak_mb:.0f} MB"
               + (f" (target <= {target} MB: {'met' if met else 'NOT met'})" if target else ""))

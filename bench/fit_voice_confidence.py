@@ -121,6 +121,23 @@ def main() -> int:
     parser.add_argument("--ps-weight", type=float, default=TwoPass.PS_WEIGHT,
                         help="the first pass's second opinion on Whisper's best sentences "
                         "(TwoPass.PS_WEIGHT), applied to the dump's readings")
+    parser.add_argument("--ps-weight-alone", type=float, default=TwoPass.PS_WEIGHT_ALONE,
+                        help="the same where Whisper is alone (another language: "
+                        "TwoPass.PS_WEIGHT_ALONE)")
+    parser.add_argument("--unsaid-alone", type=float,
+                        default=-1.0 if TwoPass.UNSAID_ALONE is None
+                        else TwoPass.UNSAID_ALONE,
+                        help="where Whisper is alone, a reading the first pass fits to "
+                        "less than 1 - this of the speech is table talk "
+                        "(TwoPass.UNSAID_ALONE); negative: never")
+    parser.add_argument("--vouch-margin", type=float,
+                        default=-99.0 if TwoPass.VOUCH_MARGIN is None
+                        else TwoPass.VOUCH_MARGIN,
+                        help="where Whisper is alone, the first pass vouches for a reading "
+                        "Whisper's transcript beats when it prefers it by this much "
+                        "(TwoPass.VOUCH_MARGIN); -99: never")
+    parser.add_argument("--vouch-unsaid", type=float, default=TwoPass.VOUCH_UNSAID,
+                        help="... and leaves at most this much of the speech unsaid")
     parser.add_argument("--ps-floor", type=float, default=TwoPass.PS_FLOOR)
     parser.add_argument("--ps-top", type=int, default=TwoPass.PS_TOP,
                         help="how many of Whisper's best sentences the first pass scores "
@@ -156,6 +173,9 @@ def main() -> int:
     args = parser.parse_args()
     global AGREED_INSIDE, QUIET_ONLY
     AGREED_INSIDE = not args.outside_as_before
+    TwoPass.UNSAID_ALONE = None if args.unsaid_alone < 0 else args.unsaid_alone
+    TwoPass.VOUCH_MARGIN = None if args.vouch_margin <= -99 else args.vouch_margin
+    TwoPass.VOUCH_UNSAID = args.vouch_unsaid
     QUIET_ONLY = args.ps_quiet_only == "yes"
     import voice_features
 
@@ -168,7 +188,8 @@ def main() -> int:
         margin = None if args.arbiter_margin < 0 else args.arbiter_margin
         rows = [arbitrated_row(fused_row(_inside(second_model_row(
             _fewer_scored(r, args.ps_top), args.second_weight, args.second_top)),
-            args.ps_weight, args.ps_floor), margin) for r in rows]
+            args.ps_weight_alone if r.get("first_confidence") is None else args.ps_weight,
+            args.ps_floor), margin) for r in rows]
         print_best_sentences(rows)
         return fit_fusion(rows, args.wrong, args.l2, args.run_below, args.check_above,
                           args.wrong_alone, args.l2_alone, args.careful,
@@ -334,10 +355,15 @@ def print_best_sentences(rows: list[dict]) -> None:
 
 
 def _outside(row: dict) -> bool:
-    """Outside the grammar as the box judges it: talk that says more than a vote, or
-    Whisper's rule unless both passes read the same vote (TwoPass.decide)."""
-    return TwoPass.said_more(row) or (TwoPass.outside(row) and
-                                      not (AGREED_INSIDE and _agreed(row)))
+    """Outside the grammar as the box judges it: talk that says more than a vote,
+    Whisper's rule unless both passes read the same vote, or where Whisper is alone a
+    reading the first pass finds only a word of (TwoPass.decide, left_unsaid)."""
+    alone = row.get("first_confidence") is None
+    text = str(row.get("w_text"))
+    return TwoPass.said_more(row) or (
+        TwoPass.outside(row) and not (AGREED_INSIDE and _agreed(row)) and
+        not (alone and TwoPass.vouches(row, text))) or (
+        alone and TwoPass.left_unsaid(row, text))
 
 
 AGREED_INSIDE = True  # --outside-as-before: False
@@ -356,13 +382,14 @@ def _agreed(row: dict) -> bool:
 
 
 def _inside(row: dict) -> dict:
-    """A row dumped as outside the grammar that the box now keeps (both passes agree):
-    Whisper's best sentence as its reading."""
+    """A row dumped as outside the grammar that the box now keeps (both passes agree,
+    or where Whisper is alone the first pass vouches for it): Whisper's best sentence
+    as its reading."""
     if not row.get("outside") or _outside(row) or not row.get("w_scored") or \
             not AGREED_INSIDE:
         return row
     return {**_read_as(row, _candidates(row)[0][0]), "outside": False,
-            "passes_agree": True}
+            "passes_agree": row.get("first_confidence") is not None}
 
 
 def _reread(row: dict) -> dict:

@@ -73,6 +73,19 @@ def pronunciations(word: str) -> tuple[tuple[str, ...], ...]:
     return tuple(found)
 
 
+@cache
+def pronunciation_in(word: str, lang: str) -> tuple[str, ...]:
+    """`word` as espeak-ng says it in `lang` (its voice for that language), in the
+    en-US model's phones: how the first pass scores sentences of another language
+    (PocketSphinxRecognizer.sentence_scores). Empty when espeak-ng cannot say it."""
+    from local_voice.voices import ESPEAK_VOICES
+
+    try:
+        return tuple(ipa_to_arpabet(espeak_ipa(word, ESPEAK_VOICES.get(lang, lang))))
+    except (RuntimeError, ValueError):
+        return ()
+
+
 # ---------------------------------------------------------------------- sounding alike
 
 VOWELS = frozenset(["AA", "AE", "AH", "AO", "AW", "AY", "EH", "ER", "EY", "IH", "IY", "OW",

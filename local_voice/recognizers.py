@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from local_voice.grammar import PLAYER, Grammar, name_forms, words_of
-from local_voice.phonetics import pronunciations
+from local_voice.phonetics import pronunciation_in, pronunciations
 
 SAMPLE_RATE = 16000
 
@@ -189,6 +189,7 @@ class PocketSphinxRecognizer:
             shutil.rmtree(tmp, ignore_errors=True)
         self._searches: dict[str, tuple[str, frozenset[str]]] = {}
         self.last_features: dict[str, float | None] = {}
+        self.last_unsaid: dict[str, float] = {}  # sentence_scores' share left unsaid
         # pronunciations heard in players' clips of their own names (enroll): each is a
         # word of its own in the dictionary ("siobhan_heard1"), an alternative of the name
         # in the <player> rule, read back as the name (so forgetting it is leaving it out)
@@ -312,7 +313,34 @@ class PocketSphinxRecognizer:
         utterance.feed(pcm)
         return utterance.finish()
 
-    def sentence_scores(self, pcm: bytes, texts: list[str]) -> dict[str, float]:
+    def scores_lang(self, lang: str) -> bool:
+        """Whether `sentence_scores` can score sentences of `lang`: its own model's
+        language, or with the bundled en-US model any language espeak-ng speaks (each
+        word as espeak-ng's voice of that language says it, in the model's phones)."""
+        return lang == self.lang or self.lang == "en"
+
+    def _foreign_words(self, words: set[str], lang: str) -> dict[str, str]:
+        """Dictionary entries for words of another language (`word@lang`, so that "pour"
+        or "die" keep their English pronunciation as English words): espeak-ng's
+        pronunciation in that language. Returns word -> entry; a word espeak-ng cannot
+        say has none (its sentence is then not scored)."""
+        entries: dict[str, str] = {}
+        new: list[tuple[str, str]] = []
+        for word in sorted(words):
+            entry = f"{word}@{lang}"
+            if entry not in self._dict_words:
+                phones = pronunciation_in(word, lang)
+                if not phones:
+                    continue
+                new.append((entry, " ".join(phones)))
+            entries[word] = entry
+        for n, (entry, phones) in enumerate(new):
+            self.decoder.add_word(entry, phones, update=n == len(new) - 1)
+            self._dict_words.add(entry)
+        return entries
+
+    def sentence_scores(self, pcm: bytes, texts: list[str], lang: str = "en"
+                        ) -> dict[str, float]:
         """PocketSphinx's own say on sentences another recogniser proposes (Whisper's best
         candidates): the audio decoded again under a grammar of each sentence alone (a
         forced alignment that may still skip silence and fillers, every pronunciation of
@@ -321,17 +349,30 @@ class PocketSphinxRecognizer:
         the decoder's log units: only differences between sentences mean anything. A
         sentence the search cannot fit to the audio at all gets no score. One small
         decode per sentence (about 40 ms for 2 s on the bench's machine): the n-best list
-        of one grammar of all of them lost most sentences to the word beam."""
+        of one grammar of all of them lost most sentences to the word beam.
+
+        In another language than the model's (`scores_lang`) each word is said as
+        espeak-ng says it in that language. `last_unsaid` keeps, per sentence scored,
+        the share of the speech its path had to call silence: a sentence that covers
+        only a word of what was said (table talk) leaves most of it unsaid."""
+        self.last_unsaid = {}
         wanted = [t for t in dict.fromkeys(texts) if t and t.split()]
-        if not pcm or not wanted:
+        if not pcm or not wanted or not self.scores_lang(lang):
             return {}
-        self._ensure_words({w for t in wanted for w in t.split()})
-        aliases = {word: [token for token, _ in tokens]
-                   for word, tokens in self.enrolled.items()}
+        words = {w for t in wanted for w in t.split()}
+        if lang == self.lang:
+            self._ensure_words(words)
+            entry = {w: w for w in words}
+            aliases = {word: [token for token, _ in tokens]
+                       for word, tokens in self.enrolled.items()}
+        else:
+            entry = self._foreign_words(words, lang)
+            aliases = {}
+            wanted = [t for t in wanted if all(w in entry for w in t.split())]
 
         def said(word: str) -> str:
             more = aliases.get(word, [])
-            return f"({' | '.join([word, *more])})" if more else word
+            return f"({' | '.join([entry[word], *more])})" if more else entry[word]
 
         # the audio as the first pass decoded it: in babble the talker's span, gated
         utterance = Utterance(self, "", batch=True)
@@ -340,6 +381,7 @@ class PocketSphinxRecognizer:
         if not audio:
             return {}
         audio = with_noise_floor(audio)
+        loud = _loud_frames(audio)
         scores: dict[str, float] = {}
         for text in wanted:
             body = " ".join(said(w) for w in text.split())
@@ -353,6 +395,7 @@ class PocketSphinxRecognizer:
             hyp = self.decoder.hyp()
             if hyp is not None and hyp.hypstr:
                 scores[text] = self._log(hyp.best_score) / max(self.decoder.n_frames(), 1)
+                self.last_unsaid[text] = _unsaid_share(loud, self.decoder.seg())
         return scores
 
     def confidence(self, features: dict) -> float:
@@ -709,6 +752,26 @@ def confidence_inputs(features: dict) -> list[float]:
     ]
 
 
+def _loud_frames(pcm: bytes) -> Any:
+    """Which 10 ms frames of `pcm` are speech: loud against the loudest (Utterance.unsaid's
+    measure)."""
+    import numpy as np
+
+    energy = frame_rms(np.frombuffer(pcm, dtype=np.int16))
+    return energy >= 0.1 * np.percentile(energy, 95) if len(energy) else energy > 0
+
+
+def _unsaid_share(loud: Any, segments: Any) -> float:
+    """The share of the speech frames (`loud`) a path spends in silence or fillers."""
+    import numpy as np
+
+    filler = np.zeros(len(loud), dtype=bool)
+    for seg in segments:
+        if _is_filler(seg.word):
+            filler[max(seg.start_frame, 0) : seg.end_frame + 1] = True
+    return float((loud & filler).sum() / max(int(loud.sum()), 1))
+
+
 def _is_filler(word: str) -> bool:
     """Silence or a filler on a path (<s>, </s>, <sil>, [NOISE], SIL), not a word."""
     return word.startswith(("<", "[")) or word == "SIL"
@@ -849,7 +912,11 @@ def make_recognizer(engine: str = "pocketsphinx", model: str | None = None,
             raise ValueError("Vosk needs a model folder (recognizer.model in the config)")
         first: Recognizer | None = VoskRecognizer(model)
     elif engine == "pocketsphinx":
-        first = PocketSphinxRecognizer(model) if lang == "en" or model else None
+        # in another language the bundled en-US model is no first pass, but it still
+        # gives Whisper its second opinion on the best sentences, said as espeak-ng says
+        # them in that language (TwoPass.second_scores; round 16 in docs/voice.md)
+        first = PocketSphinxRecognizer(model) if lang == "en" or model or whisper_model \
+            else None
     else:
         raise ValueError(f"unknown recogniser {engine!r} (pocketsphinx or vosk)")
     backup = WhisperRecognizer(whisper_model, data_dir=data_dir,

@@ -186,6 +186,37 @@ def test_whisper_alone_keeps_a_name_it_writes_badly_and_drops_table_talk(base):
     assert understand_audio(talk, ears, "fr", names, EXPECT["vote"]).confidence < 0.5
 
 
+def test_in_another_language_the_first_pass_still_gives_whisper_its_second_opinion(
+        base, two_pass):
+    """Round 16: where Whisper decides alone (no first pass of that language), the en-US
+    model scores its best sentences as espeak-ng's voice of that language says them:
+    how much better it fits the reading (`ps_margin`) is an input of the confidence,
+    and a reading it can fit to only a word of what was said is table talk
+    (`left_unsaid`). "je crois que c'est à moi de mélanger" was read as "manon", which
+    neither the transcript rule nor the table-talk rule threw out; it leaves 0.77 of the
+    speech unsaid."""
+    ears = TwoPass(two_pass.first, base)
+    names = ["Louis", "Camille", "Hugo", "Léa", "Jules", "Chloé", "Arthur", "Manon",
+             "Théo", "Zoé"]
+    audio = padded(EspeakVoice("fr", variant="f2").synthesize("je vote pour Jules")
+                   .resampled(16000), 0.4, 0.4)
+    hearing = understand_audio(audio, ears, "fr", names, EXPECT["vote"])
+    assert hearing.player == "Jules", hearing
+    features = ears.last_features
+    assert features["first_confidence"] is None and TwoPass.group(features) == "alone"
+    assert "je vote pour jules" in features["ps_scores"], features["ps_scores"]
+    assert features["ps_margin"] > 1.0, features["ps_scores"]
+    assert not TwoPass.left_unsaid(features, "je vote pour jules")
+    talk = padded(EspeakVoice("fr").synthesize("je crois que c'est à moi de mélanger")
+                  .resampled(16000), 0.4, 0.4)
+    hearing = understand_audio(talk, ears, "fr", names, EXPECT["vote"])
+    assert hearing.player is None and hearing.intent is None, hearing
+    features = ears.last_features
+    assert features.get("outside"), features
+    assert TwoPass.left_unsaid(features, features["w_text"]), features.get("ps_unsaid")
+    assert not TwoPass.said_more(features) and not TwoPass.outside(features, alone=True)
+
+
 def test_a_looping_free_transcript_is_cut_where_it_starts_over():
     """Whisper's greedy transcript of a short clip padded with silence loops; the loop
     would make every seat it repeats ("8 8 8 8") or a wrong carrier look heard."""
@@ -395,6 +426,37 @@ def test_the_first_pass_gives_its_own_score_to_the_sentences_whisper_proposes(tw
     first.sentence_scores(pcm, texts)
     after = first.recognize(vote_pcm, grammar)
     assert (after.text, after.confidence) == (before.text, before.confidence)
+
+
+def test_the_first_pass_scores_another_languages_sentences_as_espeak_ng_says_them(
+        two_pass):
+    """Round 16: the bundled en-US model has no French, but it can still score French
+    sentences Whisper proposes, each word as espeak-ng's French voice says it (mapped to
+    its phones, `word@fr` in its dictionary so "pour" stays English in English). Chloé
+    and Zoé, which Whisper base confuses on this voice, are told apart; a name scored
+    against a whole line of table talk leaves most of the speech unsaid; and the
+    English scores are the same before and after."""
+    first = two_pass.first
+    assert first.scores_lang("fr") and first.scores_lang("en")
+    english = padded(EspeakVoice("en-us", variant="m3").synthesize("I vote for Oliver")
+                     .resampled(16000), 0.4, 0.4).samples.tobytes()
+    english_texts = ["i vote for oliver", "i vote for emma"]
+    before = first.sentence_scores(english, english_texts)
+    vote = padded(EspeakVoice("fr", variant="m7").synthesize("vote pour Chloé")
+                  .resampled(16000), 0.4, 0.4).samples.tobytes()
+    texts = ["vote pour zoé", "vote pour chloé", "vote pour louis"]
+    scores = first.sentence_scores(vote, texts, "fr")
+    assert set(scores) == set(texts), scores
+    assert scores["vote pour chloé"] > max(scores["vote pour zoé"],
+                                           scores["vote pour louis"]) + 1.0, scores
+    assert first.last_unsaid["vote pour chloé"] < 0.1, first.last_unsaid
+    assert "pour@fr" in first._dict_words and "pour" not in first._dict_words
+    talk = padded(EspeakVoice("fr").synthesize("il fait très beau aujourd'hui")
+                  .resampled(16000), 0.4, 0.4).samples.tobytes()
+    first.sentence_scores(talk, ["manon", "il fait très beau aujourd'hui"], "fr")
+    assert first.last_unsaid["manon"] > TwoPass.UNSAID_ALONE, first.last_unsaid
+    assert first.last_unsaid["il fait très beau aujourd'hui"] < 0.2, first.last_unsaid
+    assert first.sentence_scores(english, english_texts) == before
 
 
 def test_the_backup_reading_carries_the_first_pass_second_opinion(two_pass, wavs):
