@@ -217,6 +217,30 @@ def test_in_another_language_the_first_pass_still_gives_whisper_its_second_opini
     assert not TwoPass.said_more(features) and not TwoPass.outside(features, alone=True)
 
 
+def test_in_another_language_the_first_pass_vouches_for_a_vote_whisper_writes_badly(
+        base, two_pass):
+    """Round 16: Whisper base writes espeak-ng's "ich wähle Jürgen" so that its own
+    transcript is far likelier than any sentence of the grammar (4.8 log units a
+    token), and its rule alone (OUTSIDE_ALONE) calls the vote table talk; the en-US
+    model fits "ich wähle jürgen" to all the speech and far better than any other vote
+    (`vouches`), so it is a vote, and a sure one."""
+    ears = TwoPass(two_pass.first, base)
+    names = ["Lukas", "Anna", "Jonas", "Lea", "Felix", "Marie", "Paul", "Emma", "Jürgen",
+             "Greta"]
+    audio = padded(EspeakVoice("de").synthesize("ich wähle Jürgen").resampled(16000),
+                   0.4, 0.4)
+    hearing = understand_audio(audio, ears, "de", names, EXPECT["vote"])
+    assert hearing.player == "Jürgen" and hearing.confidence >= 0.5, hearing
+    features = ears.last_features
+    assert TwoPass.outside(features, alone=True), features  # Whisper's rule alone
+    assert TwoPass.vouches(features, "ich wähle jürgen"), (features["ps_margin"],
+                                                          features["ps_unsaid"])
+    assert not TwoPass.vouches({**features, "ps_margin": TwoPass.VOUCH_MARGIN - 0.1},
+                               "ich wähle jürgen")
+    assert not TwoPass.vouches({**features, "ps_unsaid": {"ich wähle jürgen": 0.3}},
+                               "ich wähle jürgen")
+
+
 def test_a_looping_free_transcript_is_cut_where_it_starts_over():
     """Whisper's greedy transcript of a short clip padded with silence loops; the loop
     would make every seat it repeats ("8 8 8 8") or a wrong carrier look heard."""
