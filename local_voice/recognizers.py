@@ -316,8 +316,9 @@ class PocketSphinxRecognizer:
     def scores_lang(self, lang: str) -> bool:
         """Whether `sentence_scores` can score sentences of `lang`: its own model's
         language, or with the bundled en-US model any language espeak-ng speaks (each
-        word as espeak-ng's voice of that language says it, in the model's phones)."""
-        return lang == self.lang or self.lang == "en"
+        word as espeak-ng's voice of that language says it, in the model's phones). A
+        configured model folder is taken to be of the table's language, as before."""
+        return self.lang is None or lang == self.lang or self.lang == "en"
 
     def _foreign_words(self, words: set[str], lang: str) -> dict[str, str]:
         """Dictionary entries for words of another language (`word@lang`, so that "pour"
@@ -360,7 +361,7 @@ class PocketSphinxRecognizer:
         if not pcm or not wanted or not self.scores_lang(lang):
             return {}
         words = {w for t in wanted for w in t.split()}
-        if lang == self.lang:
+        if self.lang is None or lang == self.lang:
             self._ensure_words(words)
             entry = {w: w for w in words}
             aliases = {word: [token for token, _ in tokens]
