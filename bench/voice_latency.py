@@ -1,6 +1,6 @@
 """From the end of speech to the first sample of the narrator's answer, at a real day vote.
 
-    .venv/bin/python bench/voice_latency.py [--runs 3] [--babble]
+    .venv/bin/python bench/voice_latency.py [--runs 3] [--babble] [--lang fr]
 
 A 20-player game on the real relay and store is played to its first day vote (the night's
 choices through the phones, the debate skipped). The box's mouth has synthesised, in the
@@ -18,6 +18,11 @@ With --babble, every utterance has three other talkers 10 dB under it over the w
 (bench/voice_accuracy.py's babble): the VAD then hears speech to the clip's end, so the
 end of speech is the end of the clip, and the back-up takes its noisy path (the carriers
 probed, the best candidates heard again at two other speeds).
+
+With --lang (es, de, fr, nl, fi, pl) the table speaks that language: a 10-player table
+(bench/voice_accuracy.py's names), its votes said by that language's espeak-ng voice, and
+Whisper base deciding every vote alone (read with care), with the en-US model's second
+opinion (docs/voice.md, round 16).
 """
 
 from __future__ import annotations
@@ -57,8 +62,8 @@ BACKUP_TARGET_MS = 600  # the Whisper back-up decides
 CONFIDENCE = 0.5
 
 
-def espeak(text: str) -> Audio:
-    wav = subprocess.run(["espeak-ng", "-v", "en-us+m7", "--stdout", text],
+def espeak(text: str, voice: str = "en-us+m7") -> Audio:
+    wav = subprocess.run(["espeak-ng", "-v", voice, "--stdout", text],
                          capture_output=True, check=True).stdout
     audio = Audio.from_wav(wav).resampled(SAMPLE_RATE)
     pad = Audio.silence(0.3).samples
@@ -66,13 +71,13 @@ def espeak(text: str) -> Audio:
                  SAMPLE_RATE)
 
 
-def day_vote(tmp: Path) -> tuple[Relay, str]:
-    """A 20-player table at its first day vote (roll call)."""
+def day_vote(tmp: Path, lang: str = "en", names: list[str] = NAMES) -> tuple[Relay, str]:
+    """A table (20 players in English) at its first day vote (roll call)."""
     store = open_store(f"sqlite:///{tmp / f'games-{time.monotonic_ns()}.db'}")
     relay = Relay(store, call_pause=0.5)
-    code, _ = relay.create_room("en")
+    code, _ = relay.create_room(lang)
     game_id = store.lookup(f"room:{code}")
-    links = {name: relay.join(code, name) for name in NAMES}
+    links = {name: relay.join(code, name) for name in names}
     handle(relay, game_id, Heard("StartGameIntent"))
     handle(relay, game_id, Heard("ReadyIntent"))
     rng = random.Random(3)
@@ -95,21 +100,22 @@ def day_vote(tmp: Path) -> tuple[Relay, str]:
     return relay, game_id
 
 
-def _listener(current: list[Listening], recognizer: object, intents: tuple | None):  # type: ignore[no-untyped-def]
+def _listener(current: list[Listening], recognizer: object, intents: tuple | None,  # type: ignore[no-untyped-def]
+              lang: str = "en", names: list[str] = NAMES):
     """What the microphone does: a Listening at the start of speech, fed every frame."""
 
     def listener(chunk: bytes) -> None:
         if not current:
-            current.append(Listening(recognizer, "en", NAMES, intents))  # type: ignore[arg-type]
+            current.append(Listening(recognizer, lang, names, intents))  # type: ignore[arg-type]
         current[0].feed(chunk)
 
     return listener
 
 
-def first_sentence(cues: list) -> str:
+def first_sentence(cues: list, lang: str = "en") -> str:
     for cue in cues:
         if isinstance(cue, Say):
-            return line("en", cue.key, cue.params)
+            return line(lang, cue.key, cue.params)
     return ""
 
 
@@ -121,27 +127,45 @@ def main() -> int:
                         help="other people talking under every vote (the noisy path)")
     parser.add_argument("--each", action="store_true",
                         help="print every utterance: its path and where its time went")
+    parser.add_argument("--lang", default="en",
+                        help="the table's language (another than English: Whisper base)")
     args = parser.parse_args()
+    lang, names, phrases, speaker = args.lang, NAMES, PHRASES, "en-us+m7"
+    whisper = None if args.whisper == "none" else args.whisper
+    if lang != "en":
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import voice_accuracy
+
+        from local_voice.voices import ESPEAK_VOICES
+
+        names = voice_accuracy.LANGS[lang]
+        speaker = ESPEAK_VOICES[lang] + "+m7"
+        # the bench's votes in that language by its first voice: a carrier with each
+        # name, nobody, skip and a seat number
+        phrases = [text for _kind, voice, text, _player in
+                   voice_accuracy.lang_cases(lang, quick=True)
+                   if voice == ESPEAK_VOICES[lang]]
+        if whisper is not None and whisper.endswith(".en"):
+            whisper = "base"
     tmp = Path(tempfile.mkdtemp(prefix="wolfvillage-lat-"))
-    recognizer = make_recognizer("pocketsphinx", whisper_model=None if args.whisper == "none"
-                                 else args.whisper)
+    recognizer = make_recognizer("pocketsphinx", whisper_model=whisper, lang=lang)
     paths: list[str] = []
-    voice = make_voice("en", {}, tmp / "voice")
-    mouth = VoiceMouth(voice, lambda audio: None, names=lambda: list(NAMES))
+    voice = make_voice(lang, {}, tmp / "voice")
+    mouth = VoiceMouth(voice, lambda audio: None, names=lambda: list(names))
     t = time.perf_counter()
-    mouth.prepare(NAMES, wait=True)
+    mouth.prepare(names, wait=True)
     prepare_s = time.perf_counter() - t
-    relay, game_id = day_vote(tmp)
+    relay, game_id = day_vote(tmp, lang, names)
     t = time.perf_counter()
     prepare = getattr(recognizer, "prepare", None)
     backup = getattr(recognizer, "backup", None)
     if backup is not None:  # what the box's background warm-up does at game start
-        warm = backup.warm(build_grammar("en", EXPECT["vote"], NAMES))
+        warm = backup.warm(build_grammar(lang, EXPECT["vote"], names))
         print(f"back-up's likeliest sentences scored on silence: {warm}")
     if prepare:
-        prepare(build_grammar("en", EXPECT["vote"], NAMES))
+        prepare(build_grammar(lang, EXPECT["vote"], names))
     compile_ms = 1000 * (time.perf_counter() - t)
-    clips = [(text, espeak(text)) for text in PHRASES]
+    clips = [(text, espeak(text, speaker)) for text in phrases]
     if args.babble:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         import voice_accuracy
@@ -157,12 +181,12 @@ def main() -> int:
         for _text, pcm in clips:
             narrator = relay.session(game_id).narrator
             if narrator.phase != "vote":
-                relay, game_id = day_vote(tmp)
+                relay, game_id = day_vote(tmp, lang, names)
                 narrator = relay.session(game_id).narrator
             listen = narrator.listening()
             segmenter = Segmenter()
             current: list[Listening] = []
-            segmenter.listener = _listener(current, recognizer, listen.intents)
+            segmenter.listener = _listener(current, recognizer, listen.intents, lang, names)
             settled: list[float] = []  # when the VAD's pause hint came, how long it took
             position = [0, 0]  # frame being fed, frame of the pause hint
 
@@ -208,9 +232,9 @@ def main() -> int:
             else:
                 reply = handle(relay, game_id, Heard(heard.intent, heard.slots, listen.player))
                 cues = reply.cues
-            text = first_sentence(cues)
+            text = first_sentence(cues, lang)
             t2 = time.perf_counter()
-            audio_out = mouth._render(text, 0.0, NAMES)[0] if text else None
+            audio_out = mouth._render(text, 0.0, names)[0] if text else None
             t3 = time.perf_counter()
             assert audio_out is None or audio_out.seconds() > 0
             firsts.append(text)
@@ -226,7 +250,7 @@ def main() -> int:
     hear = [r[0] for r in rows]
     total = [r[3] for r in rows]
     print(f"name lines synthesised in the background at game start: {prepare_s:.1f} s "
-          f"({len(NAMES)} names)")
+          f"({len(names)} names)")
     print(f"grammar compiled once per (intents, names): {compile_ms:.0f} ms")
     print(f"decoding during speech: {100 * statistics.median(during):.0f} % of real time "
           f"(max {100 * max(during):.0f} %)")

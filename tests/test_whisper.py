@@ -428,6 +428,46 @@ def test_the_backup_also_decides_on_the_live_path(two_pass, wavs):
     assert two_pass.last_path == "backup"
 
 
+def test_whisper_alone_starts_reading_at_the_pause_hint_on_the_live_path(base, two_pass):
+    """Round 16: in another language there is no first pass to stream, but the live path
+    still hands the utterance to Whisper at the VAD's pause hint (during the trailing
+    silence), not after it: the answer is ready when the end of speech is declared.
+    A French table's vote through the VAD: heard right, and decided at the hint."""
+    from local_voice.hearing import FRAME_BYTES, Listening, Segmenter
+
+    ears = TwoPass(two_pass.first, base)
+    names = ["Louis", "Camille", "Hugo", "Léa", "Jules", "Chloé", "Arthur", "Manon",
+             "Théo", "Zoé"]
+    audio = padded(EspeakVoice("fr").synthesize("je vote pour Arthur").resampled(16000),
+                   0.4, 1.0)
+    pcm = audio.samples.tobytes()
+    segmenter, current, decided = Segmenter(), [], []
+
+    def listener(chunk: bytes) -> None:  # the microphone's path (bench/voice_latency.py)
+        if not current:
+            current.append(Listening(ears, "fr", names, EXPECT["vote"]))
+        current[0].feed(chunk)
+
+    def pause(quiet: bool) -> None:
+        if current:
+            current[0].pause(quiet)
+            if quiet:
+                decided.append(current[0]._stream._result)
+
+    segmenter.listener, segmenter.pause = listener, pause
+    for k in range(0, len(pcm) - FRAME_BYTES + 1, FRAME_BYTES):
+        if segmenter.feed(pcm[k : k + FRAME_BYTES]):
+            break
+    assert current and current[0]._stream is not None  # Whisper alone streams too
+    # ... reading the utterance as it will be at the end of speech
+    vad = Segmenter()
+    assert abs(current[0]._stream.HINT_SILENCE - (vad.trailing - vad.settle)) < 1e-9
+    assert decided and decided[-1] is not None, decided  # read at the pause hint
+    hearing = current[0].finish()
+    assert hearing.player == "Arthur", hearing
+    assert ears.last_path == "backup" and ears.last_features["first_confidence"] is None
+
+
 def test_the_first_pass_gives_its_own_score_to_the_sentences_whisper_proposes(two_pass,
                                                                               wavs):
     """The first pass's second opinion (`sentence_scores`): the same audio decoded under
