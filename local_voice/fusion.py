@@ -751,7 +751,7 @@ class TwoPassUtterance:
             # six languages on the live path (voice_accuracy.py --stream --step 2): read
             # without it, 6 fewer votes of 288 were right than read at the end of speech
             # (the first pass's per-frame scores of the second opinion moved); with it,
-            # the same
+            # 1 fewer (a Finnish vote at the threshold: 0.4999 there, 0.5001 here)
             pad = isinstance(self.inner, _NoFirstPass)
             self._result = (self._decide(self.HINT_SILENCE if pad else 0.0),)
 

@@ -628,11 +628,7 @@ class Utterance:
             return 0.0
         energy = np.asarray(self._energy[self._skip :])
         loud = energy >= 0.1 * np.percentile(energy, 95)
-        filler = np.zeros(len(energy), dtype=bool)
-        for seg in self.owner.decoder.seg():
-            if _is_filler(seg.word):
-                filler[max(seg.start_frame, 0) : seg.end_frame + 1] = True
-        return float((loud & filler).sum() / max(loud.sum(), 1))
+        return _unsaid_share(loud, self.owner.decoder.seg())
 
     def snr(self) -> float:
         """A rough signal-to-noise ratio of the utterance in dB: its loud frames against its
