@@ -22,17 +22,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS_MB = {"none": 250, "tiny.en": 700}
-# a 20-player table and one vote, per language (the bench's tables elsewhere)
-TABLES = {
-    "en": (["Tamsin", "Siobhan", "Xochitl", "Ignatius", "Aoife", "Niamh", "Saoirse",
-            "Tadhg", "Oisin", "Eilidh", "Sam", "Ben", "Anna", "Mark", "Lucy", "Grace",
-            "Oliver", "Henry", "Emma", "Jack"], "I vote for Siobhan"),
-    "fr": (["Louis", "Camille", "Hugo", "Léa", "Jules", "Chloé", "Arthur", "Manon", "Théo",
-            "Zoé"], "je vote pour Chloé"),
-    "es": (["Lucía", "Mateo", "Carmen", "Javier", "Sofía", "Pablo", "Elena", "Diego",
-            "Marta", "Hugo"], "voto por Sofía"),
-}
-
 CHILD = r"""
 import resource, sys, tempfile
 from pathlib import Path
@@ -69,6 +58,19 @@ print(f"{{peak:.0f}} {{heard.text!r}}")
 """
 
 
+def _table(lang: str) -> tuple[list[str], str]:
+    """The bench's table in `lang` (bench/voice_accuracy.py: 20 names in English, 10 in
+    another language) and one vote for its second player: its model's first carrier."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import voice_accuracy
+
+    if lang == "en":
+        return voice_accuracy.NAMES, "I vote for Siobhan"
+    names = voice_accuracy.LANGS[lang]
+    carrier = voice_accuracy._model_samples(lang, "VoteIntent", True)[0]
+    return names, carrier.replace("{player}", names[1])
+
+
 def main() -> int:
     import argparse
 
@@ -81,7 +83,7 @@ def main() -> int:
                         help="recognizer.whisper_compute: float32 (the box's) or int8")
     args = parser.parse_args()
     ok = True
-    names, said = TABLES.get(args.lang, TABLES["en"])
+    names, said = _table(args.lang)
     whispers = args.whisper.split(",") if args.lang == "en" or \
         args.whisper != parser.get_default("whisper") else ["base"]
     for whisper in whispers:

@@ -124,18 +124,14 @@ def main() -> int:
     parser.add_argument("--ps-weight-alone", type=float, default=TwoPass.PS_WEIGHT_ALONE,
                         help="the same where Whisper is alone (another language: "
                         "TwoPass.PS_WEIGHT_ALONE)")
-    parser.add_argument("--unsaid-alone", type=float,
-                        default=-1.0 if TwoPass.UNSAID_ALONE is None
-                        else TwoPass.UNSAID_ALONE,
+    parser.add_argument("--unsaid-alone", type=_setting, default=TwoPass.UNSAID_ALONE,
                         help="where Whisper is alone, a reading the first pass fits to "
                         "less than 1 - this of the speech is table talk "
-                        "(TwoPass.UNSAID_ALONE); negative: never")
-    parser.add_argument("--vouch-margin", type=float,
-                        default=-99.0 if TwoPass.VOUCH_MARGIN is None
-                        else TwoPass.VOUCH_MARGIN,
+                        "(TwoPass.UNSAID_ALONE); none: never")
+    parser.add_argument("--vouch-margin", type=_setting, default=TwoPass.VOUCH_MARGIN,
                         help="where Whisper is alone, the first pass vouches for a reading "
                         "Whisper's transcript beats when it prefers it by this much "
-                        "(TwoPass.VOUCH_MARGIN); -99: never")
+                        "(TwoPass.VOUCH_MARGIN); none: never")
     parser.add_argument("--vouch-unsaid", type=float, default=TwoPass.VOUCH_UNSAID,
                         help="... and leaves at most this much of the speech unsaid")
     parser.add_argument("--ps-floor", type=float, default=TwoPass.PS_FLOOR)
@@ -145,11 +141,9 @@ def main() -> int:
     parser.add_argument("--ps-quiet-only", choices=("yes", "no"),
                         default="yes" if TwoPass.PS_QUIET_ONLY else "no",
                         help="the second opinion only where nobody talks over the vote")
-    parser.add_argument("--arbiter-margin", type=float,
-                        default=-1.0 if TwoPass.ARBITER_MARGIN is None
-                        else TwoPass.ARBITER_MARGIN,
+    parser.add_argument("--arbiter-margin", type=_setting, default=TwoPass.ARBITER_MARGIN,
                         help="the sound arbiter's margin (TwoPass.ARBITER_MARGIN); "
-                        "negative: no arbiter")
+                        "none: no arbiter")
     parser.add_argument("--first-kept", action="store_true",
                         help="fit TwoPass.FIRST_WEIGHTS too: the first pass's reading where "
                         "Whisper's is not taken in a quiet room")
@@ -173,8 +167,7 @@ def main() -> int:
     args = parser.parse_args()
     global AGREED_INSIDE, QUIET_ONLY
     AGREED_INSIDE = not args.outside_as_before
-    TwoPass.UNSAID_ALONE = None if args.unsaid_alone < 0 else args.unsaid_alone
-    TwoPass.VOUCH_MARGIN = None if args.vouch_margin <= -99 else args.vouch_margin
+    TwoPass.UNSAID_ALONE, TwoPass.VOUCH_MARGIN = args.unsaid_alone, args.vouch_margin
     TwoPass.VOUCH_UNSAID = args.vouch_unsaid
     QUIET_ONLY = args.ps_quiet_only == "yes"
     import voice_features
@@ -185,11 +178,10 @@ def main() -> int:
         with open(path, encoding="utf-8") as handle:
             rows += [json.loads(line) for line in handle]
     if args.fusion:
-        margin = None if args.arbiter_margin < 0 else args.arbiter_margin
         rows = [arbitrated_row(fused_row(_inside(second_model_row(
             _fewer_scored(r, args.ps_top), args.second_weight, args.second_top)),
             args.ps_weight_alone if r.get("first_confidence") is None else args.ps_weight,
-            args.ps_floor), margin) for r in rows]
+            args.ps_floor), args.arbiter_margin) for r in rows]
         print_best_sentences(rows)
         return fit_fusion(rows, args.wrong, args.l2, args.run_below, args.check_above,
                           args.wrong_alone, args.l2_alone, args.careful,
@@ -262,6 +254,15 @@ def _read_as(row: dict, best: Candidate) -> dict:
     return {**row, "w_text": best.text, "text": best.text, "heard": best.player,
             "vote": vote, "intent": "VoteIntent" if vote else row.get("intent"),
             "right": vote and best.player == row["player"] and row["player"] != va.TALK}
+
+
+def _setting(text: str) -> float | None:
+    """A TwoPass setting that None turns off: a number, or "none" (a negative number is
+    read as none too, as --arbiter-margin was given before)."""
+    if text.strip().lower() == "none":
+        return None
+    value = float(text)
+    return None if value < 0 else value
 
 
 def _fewer_scored(row: dict, top: int) -> dict:
