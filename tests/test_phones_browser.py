@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 import pytest
 import waitress
+import zxingcpp
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect, sync_playwright
 
 from local_voice.voices import line_voice
@@ -287,9 +288,9 @@ def host_save(host: Page, select_id: str, value: str) -> None:
 def decode_qr(page: Page, selector: str = "#qr") -> str:
     """Screenshot a QR image as a phone camera would see it, and decode it.
 
-    OpenCV's detector misses a few codes that a camera reads (a scaled SVG's soft module
-    edges), so it gets the picture as shot, then sharpened (Otsu threshold) and enlarged,
-    as a camera's autofocus and zoom would give it; a wrong address still fails."""
+    Read by ZXing (zxing-cpp), the decoder many phone scanner apps use. OpenCV's
+    detector, used before, failed on 1 of 2,500 clean codes of our links that ZXing
+    reads (a flaky suite); a wrong address still fails, as does an unreadable code."""
     image_locator = page.locator(selector)
     expect(image_locator).to_be_visible()
     page.wait_for_function("img => img.complete && img.naturalWidth > 0",
@@ -297,16 +298,10 @@ def decode_qr(page: Page, selector: str = "#qr") -> str:
     shot = cv2.imdecode(np.frombuffer(image_locator.screenshot(), np.uint8),
                         cv2.IMREAD_GRAYSCALE)
     assert shot is not None
-    detector = cv2.QRCodeDetector()
-    for scale in (1, 2, 3):
-        image = shot if scale == 1 else cv2.resize(shot, None, fx=scale, fy=scale,
-                                                   interpolation=cv2.INTER_CUBIC)
-        _, sharp = cv2.threshold(image, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        for candidate in (image, sharp):
-            text, points, _ = detector.detectAndDecode(candidate)
-            if points is not None and text:
-                return text
-    raise AssertionError(f"the QR code {selector} did not decode")
+    found = zxingcpp.read_barcodes(shot, formats=zxingcpp.BarcodeFormat.QRCode)
+    if not found:
+        raise AssertionError(f"the QR code {selector} did not decode")
+    return found[0].text
 
 
 def create_room(browser: Browser, server: Server) -> tuple[BrowserContext, Page, str]:
