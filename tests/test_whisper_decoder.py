@@ -139,3 +139,31 @@ def test_silence_scored_in_the_same_tree_as_the_audio_is_scored_alike():
     assert np.allclose(quiet, apart.silence_log_probs("en", texts), atol=1e-4)
     # and the silence is remembered: asked again, only the audio is scored
     assert together.against_silence(encoded, frames, "en", texts[:2])[1] == quiet[:2]
+
+
+def test_audios_encoded_together_and_scored_in_one_tree_score_as_one_by_one():
+    """Reading with care hears the utterance at two other speeds (CAREFUL_SPEEDS): both
+    are encoded in one batch (`encode_all`; audios of another length in a batch of their
+    own) and their sentences scored in one tree (`log_probs_under`). The scores are those
+    of encoding and scoring each audio alone, to rounding, on the real base model."""
+    from local_voice.whisper import sped_up
+
+    samples = _clip("je vote pour Camille", "fr")
+
+    def four_seconds(audio: np.ndarray) -> np.ndarray:  # as the recogniser pads them
+        return np.pad(audio, (0, 4 * 16000 - len(audio)))
+
+    audios = [four_seconds(sped_up(samples, 0.92)), four_seconds(sped_up(samples, 1.08)),
+              samples[: len(samples) // 2]]
+    texts = ["Je vote pour Camille", "Je vote pour Chloé", "Camille", "Personne"]
+    scorer = WhisperScorer(model_dir("base"))
+    together = scorer.encode_all(audios)
+    assert [frames for _, frames in together] == [log_mel(a, scorer.n_mels).shape[1]
+                                                  for a in audios]
+    under = scorer.log_probs_under(together, "fr", texts)
+    for audio, (encoded, frames), scores in zip(audios, together, under, strict=True):
+        alone = scorer.encode(audio)
+        assert np.allclose(np.asarray(encoded), np.asarray(alone), atol=1e-4)
+        assert np.allclose(scores, scorer.log_probs(alone, frames, "fr", texts), atol=1e-3)
+    # the sentence said is the best under every audio but the half cut off
+    assert all(int(np.argmax(s)) == 0 for s in under[:2]), under
