@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from local_voice.box import VoiceMouth, make_voice
 from local_voice.grammar import build_grammar
-from local_voice.hearing import EXPECT, FRAME_BYTES, FRAME_MS, Listening, Segmenter
+from local_voice.hearing import EXPECT, FRAME_BYTES, Listening, Segmenter
 from local_voice.recognizers import SAMPLE_RATE, make_recognizer
 from local_voice.voices import Audio
 from narrator import Heard, Say, Tick
@@ -101,12 +101,17 @@ def day_vote(tmp: Path, lang: str = "en", names: list[str] = NAMES) -> tuple[Rel
 
 
 def _listener(current: list[Listening], recognizer: object, intents: tuple | None,  # type: ignore[no-untyped-def]
-              lang: str = "en", names: list[str] = NAMES):
-    """What the microphone does: a Listening at the start of speech, fed every frame."""
+              lang: str = "en", names: list[str] = NAMES, segmenter: Segmenter | None = None):
+    """What the microphone does (local_voice.hearing.hearings): a Listening at the start
+    of speech, whose recogniser sets when the VAD's pause hint comes, fed every frame."""
+    settle = segmenter.settle if segmenter else None
 
     def listener(chunk: bytes) -> None:
         if not current:
             current.append(Listening(recognizer, lang, names, intents))  # type: ignore[arg-type]
+            if segmenter is not None:
+                wanted = current[0].settle
+                segmenter.settle = settle if wanted is None else wanted
         current[0].feed(chunk)
 
     return listener
@@ -176,6 +181,8 @@ def main() -> int:
     rows: list[tuple[float, float, float, float]] = []
     during: list[float] = []  # processing per second of audio while the person speaks
     concluding: list[float] = []  # the answer worked out at the VAD's pause hint (ms)
+    premature = [0]  # pause hints the speech went on after
+    hidden_ms = 0.0  # the trailing silence after the pause hint
     firsts: list[str] = []
     for _ in range(args.runs):
         for _text, pcm in clips:
@@ -186,16 +193,19 @@ def main() -> int:
             listen = narrator.listening()
             segmenter = Segmenter()
             current: list[Listening] = []
-            segmenter.listener = _listener(current, recognizer, listen.intents, lang, names)
+            segmenter.listener = _listener(current, recognizer, listen.intents, lang, names,
+                                           segmenter)
             settled: list[float] = []  # when the VAD's pause hint came, how long it took
             position = [0, 0]  # frame being fed, frame of the pause hint
 
             def pause(quiet: bool, current: list[Listening] = current,
                       settled: list[float] = settled, position: list[int] = position,
-                      ) -> None:
+                      segmenter: Segmenter = segmenter) -> None:
                 t = time.perf_counter()
+                if not quiet:
+                    premature[0] += 1  # worked out at a hint, then the speaker went on
                 if current:
-                    current[0].pause(quiet)
+                    current[0].pause(quiet, segmenter.after_hint)
                 if quiet:
                     settled.append(time.perf_counter() - t)
                     position[1] = position[0]
@@ -221,6 +231,7 @@ def main() -> int:
             late = 0.0
             if settled:
                 hidden = (n - position[1]) * FRAME_BYTES / 2 / SAMPLE_RATE
+                hidden_ms = 1000 * segmenter.after_hint
                 late = max(0.0, settled[-1] - hidden)
                 concluding.append(1000 * settled[-1])
             t0 -= late
@@ -255,14 +266,12 @@ def main() -> int:
     print(f"decoding during speech: {100 * statistics.median(during):.0f} % of real time "
           f"(max {100 * max(during):.0f} %)")
     if concluding:
-        vad = Segmenter()
-        hidden_ms = FRAME_MS * (int(vad.trailing * 1000 / FRAME_MS)
-                                - int(vad.settle * 1000 / FRAME_MS))
         print(f"search ended and answer worked out at the VAD's pause hint, during its last "
               f"{hidden_ms:.0f} ms of trailing "
               f"silence: {len(concluding)} of {len(rows)}, median "
               f"{statistics.median(concluding):.0f} ms, max {max(concluding):.0f} ms "
-              f"(any excess over that silence is counted below)")
+              f"(any excess over that silence is counted below); hints the speech went "
+              f"on after: {premature[0]}")
     print(f"after the end of speech: rest of search + confidence + matching: median "
           f"{statistics.median(hear):.0f} ms, max {max(hear):.0f} ms")
     print(f"narrator: median {statistics.median(r[1] for r in rows):.1f} ms")

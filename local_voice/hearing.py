@@ -74,21 +74,31 @@ class Segmenter:
         if self.listener:
             self.listener(frame)
         self._silent = 0 if voiced else self._silent + 1
-        trailing_frames = max(1, int(self.trailing * 1000 / FRAME_MS))
         if self.pause is not None:
             if voiced and self._paused:
                 self._paused = False
                 self.pause(False)
-            elif self._silent == min(trailing_frames - 1,
-                                     max(1, int(self.settle * 1000 / FRAME_MS))):
+            elif self._silent == self._hint_frames():
                 self._paused = True
                 self.pause(True)
         if (
-            self._silent >= trailing_frames
+            self._silent >= self._trailing_frames()
             or len(self._speech) >= self.max_seconds * 1000 / FRAME_MS
         ):
             return self.flush()
         return None
+
+    def _trailing_frames(self) -> int:
+        return max(1, int(self.trailing * 1000 / FRAME_MS))
+
+    def _hint_frames(self) -> int:
+        return min(self._trailing_frames() - 1, max(1, int(self.settle * 1000 / FRAME_MS)))
+
+    @property
+    def after_hint(self) -> float:
+        """Seconds of silence the VAD still waits for after its pause hint, before it
+        ends the utterance: what a recogniser that concludes at the hint has not heard."""
+        return (self._trailing_frames() - self._hint_frames()) * FRAME_MS / 1000
 
     def flush(self) -> bytes | None:
         speech = b"".join(self._speech) if self._speech else None
@@ -135,6 +145,9 @@ class Listening:
         self.grammar = build_grammar(lang, intents, names)
         stream = getattr(recognizer, "stream", None)
         self._stream = stream(self.grammar) if stream else None
+        # how soon after the speech stops the recogniser wants the VAD's pause hint (None:
+        # the VAD's own `settle`): Whisper alone needs longer than the trailing silence
+        self.settle: float | None = getattr(self._stream, "settle_after", None)
         self._pcm: list[bytes] = []
         self.size = 0
 
@@ -145,10 +158,14 @@ class Listening:
         else:
             self._pcm.append(pcm)
 
-    def pause(self, quiet: bool) -> None:
-        """The VAD's hint (Segmenter.pause): quiet for a while (True), or speaking again."""
+    def pause(self, quiet: bool, after: float = 0.0) -> None:
+        """The VAD's hint (Segmenter.pause): quiet for a while (True), or speaking again;
+        `after`: the seconds of silence the VAD still waits for (Segmenter.after_hint)."""
         if self._stream is not None and self.size:
-            (self._stream.settle if quiet else self._stream.unsettle)()
+            if quiet:
+                self._stream.settle(after)
+            else:
+                self._stream.unsettle()
 
     def finish(self) -> Hearing:
         if self._stream is not None:
@@ -193,15 +210,19 @@ def hearings(frames: Iterable[bytes], listening: Callable[[], Listening],
     and the VAD's pause hint lets it conclude during the trailing silence. With `flush`,
     speech still going on when the frames end counts as an utterance too."""
     current: list[Listening] = []
+    settle = segmenter.settle
 
     def listener(pcm: bytes) -> None:
         if not current:
             current.append(listening())
+            # the hint comes when this utterance's recogniser wants it
+            wanted = current[0].settle
+            segmenter.settle = settle if wanted is None else wanted
         current[0].feed(pcm)
 
     def pause(quiet: bool) -> None:
         if current:
-            current[0].pause(quiet)
+            current[0].pause(quiet, segmenter.after_hint)
 
     segmenter.listener = listener
     segmenter.pause = pause

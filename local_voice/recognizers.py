@@ -532,9 +532,10 @@ class Utterance:
             return None
         return loudest_span(self._energy)
 
-    def settle(self) -> None:
+    def settle(self, after: float = 0.0) -> None:
         """The speaker has gone quiet: end the search and work out the answer now, while
-        the VAD waits to be sure (the silence still to come adds nothing to a vote)."""
+        the VAD waits to be sure (the `after` seconds of silence still to come add nothing
+        to a vote)."""
         if self._result is None and self._started and not self.batch and not self._dirty:
             self._result = (self._conclude(),)
 

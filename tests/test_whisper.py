@@ -432,8 +432,12 @@ def test_whisper_alone_starts_reading_at_the_pause_hint_on_the_live_path(base, t
     """Round 16: in another language there is no first pass to stream, but the live path
     still hands the utterance to Whisper at the VAD's pause hint (during the trailing
     silence), not after it: the answer is ready when the end of speech is declared.
-    A French table's vote through the VAD: heard right, and decided at the hint."""
-    from local_voice.hearing import FRAME_BYTES, Listening, Segmenter
+    Round 17: Whisper alone asks for that hint sooner (SETTLE_ALONE, 0.15 s of silence
+    instead of the VAD's 0.3), and reads the utterance with the silence the VAD still
+    waits for added. A French table's vote through the microphone's path (`hearings`):
+    heard right, decided at the hint, which came SETTLE_ALONE after the speech."""
+    from local_voice.fusion import TwoPassUtterance
+    from local_voice.hearing import FRAME_BYTES, Listening, Segmenter, hearings
 
     ears = TwoPass(two_pass.first, base)
     names = ["Louis", "Camille", "Hugo", "Léa", "Jules", "Chloé", "Arthur", "Manon",
@@ -441,31 +445,45 @@ def test_whisper_alone_starts_reading_at_the_pause_hint_on_the_live_path(base, t
     audio = padded(EspeakVoice("fr").synthesize("je vote pour Arthur").resampled(16000),
                    0.4, 1.0)
     pcm = audio.samples.tobytes()
-    segmenter, current, decided = Segmenter(), [], []
+    segmenter = Segmenter()
+    hints: list[tuple[float, float, object]] = []  # (settle, silence still to come, result)
 
-    def listener(chunk: bytes) -> None:  # the microphone's path (bench/voice_latency.py)
-        if not current:
-            current.append(Listening(ears, "fr", names, EXPECT["vote"]))
-        current[0].feed(chunk)
-
-    def pause(quiet: bool) -> None:
-        if current:
-            current[0].pause(quiet)
+    class Observed(Listening):  # the box's Listening, its pause hints recorded
+        def pause(self, quiet: bool, after: float = 0.0) -> None:
+            super().pause(quiet, after)
             if quiet:
-                decided.append(current[0]._stream._result)
+                hints.append((segmenter.settle, after, self._stream._result))
 
-    segmenter.listener, segmenter.pause = listener, pause
-    for k in range(0, len(pcm) - FRAME_BYTES + 1, FRAME_BYTES):
-        if segmenter.feed(pcm[k : k + FRAME_BYTES]):
-            break
-    assert current and current[0]._stream is not None  # Whisper alone streams too
-    # ... reading the utterance as it will be at the end of speech
-    vad = Segmenter()
-    assert abs(current[0]._stream.HINT_SILENCE - (vad.trailing - vad.settle)) < 1e-9
-    assert decided and decided[-1] is not None, decided  # read at the pause hint
-    hearing = current[0].finish()
-    assert hearing.player == "Arthur", hearing
+    frames = (pcm[k : k + FRAME_BYTES] for k in range(0, len(pcm) - FRAME_BYTES + 1,
+                                                      FRAME_BYTES))
+    heard = list(hearings(frames, lambda: Observed(ears, "fr", names, EXPECT["vote"]),
+                          segmenter, flush=True))
+    assert [h.player for h in heard] == ["Arthur"], heard
     assert ears.last_path == "backup" and ears.last_features["first_confidence"] is None
+    # the hint came when Whisper alone asked for it, and it was read there
+    assert len(hints) == 1, hints
+    settle, after, result = hints[0]
+    assert settle == TwoPassUtterance.SETTLE_ALONE == 0.15
+    assert result is not None and result[0] is not None
+    # ... with the silence the VAD still waited for (0.33 s) added to what it had heard:
+    # here (a digital silence) exactly the utterance the VAD ended, read the same
+    assert abs(after - 0.33) < 1e-9
+    at_hint = ears.last_features["ps_scores"]
+    grammar = build_grammar("fr", EXPECT["vote"], names)
+    ended = max(Segmenter().utterances(pcm), key=len)
+    at_end = ears.decide(None, {}, ended, grammar)
+    assert at_end is not None and at_end.text == result[0].text
+    assert abs(at_end.confidence - result[0].confidence) < 1e-4, (at_end, result[0])
+    # the first pass's second opinion is per frame, so it is what the silence moves: as
+    # at the end of speech to rounding (-23.26 and -23.25 a frame), not as without it
+    at_end_ps = ears.last_features["ps_scores"]
+    assert all(abs(at_hint[t] - at_end_ps[t]) < 0.1 for t in at_end_ps), (at_hint, at_end_ps)
+    ears.decide(None, {}, ended[: -int(after * 16000) * 2], grammar)  # the silence cut
+    unpadded = ears.last_features["ps_scores"]
+    assert all(abs(unpadded[t] - at_end_ps[t]) > 1 for t in at_end_ps), unpadded
+    # the next utterance of an English box gets the VAD's own hint again
+    english = Listening(ears, "en", ["Ana", "Ben"], EXPECT["vote"])
+    assert english.settle is None
 
 
 def test_the_first_pass_gives_its_own_score_to_the_sentences_whisper_proposes(two_pass,
@@ -773,3 +791,44 @@ def _recognized(text: str, confidence: float):  # type: ignore[no-untyped-def]
     from local_voice.recognizers import Recognized
 
     return Recognized(text, confidence)
+
+
+def test_whisper_alone_throws_away_a_reading_at_a_pause_inside_the_vote(base, two_pass):
+    """Whisper alone asks for the pause hint 0.15 s into a silence (SETTLE_ALONE), so a
+    person who pauses a little inside the vote gets a reading worked out at that pause:
+    "je vote pour ... Camille" with 0.25 s between them. The speech goes on, that reading
+    is thrown away, and the vote is read whole at the next hint: Camille, not a reading of
+    "je vote pour" alone."""
+    from local_voice.hearing import FRAME_BYTES, Listening, Segmenter, hearings
+
+    ears = TwoPass(two_pass.first, base)
+    names = ["Louis", "Camille", "Hugo", "Léa", "Jules", "Chloé", "Arthur", "Manon",
+             "Théo", "Zoé"]
+    voice = EspeakVoice("fr")
+    start = voice.synthesize("je vote pour").resampled(16000).samples
+    name = voice.synthesize("Camille").resampled(16000).samples
+
+    def trimmed(samples: np.ndarray) -> np.ndarray:  # espeak-ng's own silence cut off
+        loud = np.flatnonzero(np.abs(samples.astype(np.int32)) > 300)
+        return samples[loud[0] : loud[-1] + 1]
+
+    gap = np.zeros(int(0.25 * 16000), dtype=np.int16)
+    pcm = padded(Audio(np.concatenate([trimmed(start), gap, trimmed(name)]), 16000),
+                 0.4, 1.0).samples.tobytes()
+    hints: list[bool] = []
+    read: list[object] = []
+
+    class Observed(Listening):  # the box's Listening, its pause hints recorded
+        def pause(self, quiet: bool, after: float = 0.0) -> None:
+            super().pause(quiet, after)
+            hints.append(quiet)
+            if quiet:
+                read.append(self._stream._result[0])
+
+    frames = (pcm[k : k + FRAME_BYTES] for k in range(0, len(pcm) - FRAME_BYTES + 1,
+                                                      FRAME_BYTES))
+    heard = list(hearings(frames, lambda: Observed(ears, "fr", names, EXPECT["vote"]),
+                          Segmenter(), flush=True))
+    assert hints == [True, False, True], hints  # a hint at the pause, the speech went on
+    assert len(read) == 2 and read[0] != read[1], read  # read at the pause, then again
+    assert [h.player for h in heard] == ["Camille"], heard
