@@ -732,9 +732,13 @@ class TwoPassUtterance:
     when the pause hint comes."""
 
     # Whisper alone wants the VAD's pause hint SETTLE_ALONE seconds after the speech
-    # stops, not the VAD's 0.3: its reading takes longer than the trailing silence, and
-    # all of it that starts sooner is hidden in that silence. Round 17, the French day vote
-    # (voice_latency.py --lang fr): ...
+    # stops, not the VAD's 0.3 (None: the VAD's own): its reading (about 0.7 s on 2 x86
+    # cores) takes longer than the trailing silence, and what starts sooner is hidden in
+    # that silence, 330 ms instead of 180. Round 17, the French day vote (voice_latency.py
+    # --lang fr), end of speech to the answer: p90 747-803 -> 455-678 ms with this alone,
+    # 457-470 with the speeds in one batch too. A pause of 0.15-0.3 s inside a vote now
+    # costs a reading thrown away (none did on the bench's voices); English, whose first
+    # pass concludes at the hint and whose latency targets are met, keeps the VAD's 0.3 s.
     SETTLE_ALONE: ClassVar[float | None] = 0.15
 
     def __init__(self, owner: TwoPass, inner: Any, grammar: Grammar):
