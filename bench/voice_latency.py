@@ -110,7 +110,7 @@ def _listener(current: list[Listening], recognizer: object, intents: tuple | Non
         if not current:
             current.append(Listening(recognizer, lang, names, intents))  # type: ignore[arg-type]
             if segmenter is not None:
-                wanted = current[0].settle
+                wanted = current[0].settle_after
                 segmenter.settle = settle if wanted is None else wanted
         current[0].feed(chunk)
 

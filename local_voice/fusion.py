@@ -746,7 +746,7 @@ class TwoPassUtterance:
         self._pcm: list[bytes] = []
         self._result: tuple[Recognized | None] | None = None
         self._alone = isinstance(inner, _NoFirstPass)
-        # how soon it wants the pause hint (Listening.settle; None: the VAD's own)
+        # how soon it wants the pause hint (Listening.settle_after; None: the VAD's own)
         self.settle_after = self.SETTLE_ALONE if self._alone else None
 
     def feed(self, pcm: bytes) -> None:

@@ -147,7 +147,7 @@ class Listening:
         self._stream = stream(self.grammar) if stream else None
         # how soon after the speech stops the recogniser wants the VAD's pause hint (None:
         # the VAD's own `settle`): Whisper alone needs longer than the trailing silence
-        self.settle: float | None = getattr(self._stream, "settle_after", None)
+        self.settle_after: float | None = getattr(self._stream, "settle_after", None)
         self._pcm: list[bytes] = []
         self.size = 0
 
@@ -216,7 +216,7 @@ def hearings(frames: Iterable[bytes], listening: Callable[[], Listening],
         if not current:
             current.append(listening())
             # the hint comes when this utterance's recogniser wants it
-            wanted = current[0].settle
+            wanted = current[0].settle_after
             segmenter.settle = settle if wanted is None else wanted
         current[0].feed(pcm)
 

@@ -483,7 +483,7 @@ def test_whisper_alone_starts_reading_at_the_pause_hint_on_the_live_path(base, t
     assert all(abs(unpadded[t] - at_end_ps[t]) > 1 for t in at_end_ps), unpadded
     # the next utterance of an English box gets the VAD's own hint again
     english = Listening(ears, "en", ["Ana", "Ben"], EXPECT["vote"])
-    assert english.settle is None
+    assert english.settle_after is None
 
 
 def test_the_first_pass_gives_its_own_score_to_the_sentences_whisper_proposes(two_pass,
