@@ -486,7 +486,8 @@ def main() -> int:
             count[verdict] += 1
             # a vote asked again ("Did you say Tadhg?") that names the intended player
             named["asked"] += verdict == "asked" and heard.player is not None
-            named["right"] += verdict == "asked" and reads_right(heard, player)
+            named["right"] += verdict == "asked" and heard.player is not None and \
+                reads_right(heard, player)
             path = getattr(recognizer, "last_path", "first") or "first"
             paths[path] = paths.get(path, 0) + 1
             by_voice.setdefault(voice, [0, 0, 0])

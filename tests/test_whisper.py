@@ -832,3 +832,31 @@ def test_whisper_alone_throws_away_a_reading_at_a_pause_inside_the_vote(base, tw
     assert hints == [True, False, True], hints  # a hint at the pause, the speech went on
     assert len(read) == 2 and read[0] != read[1], read  # read at the pause, then again
     assert [h.player for h in heard] == ["Camille"], heard
+
+
+def test_asked_again_in_another_language_the_question_names_the_second_opinions_pick(
+        base, two_pass):
+    """Round 17: where Whisper decides alone and is unsure, the box asks again about the
+    sentence the first pass's second opinion fits best to all the speech, not Whisper's.
+    "vote pour Chloé" said by espeak-ng's French m1 voice: Whisper reads "vote pour zoé",
+    unsure; the en-US model, saying the words as espeak-ng does, fits "vote pour chloé"
+    far better. The question is about Chloé, and it is still a question (the confidence
+    is Whisper's, under the threshold). Without the rule it would name Zoé."""
+    ears = TwoPass(two_pass.first, base)
+    names = ["Louis", "Camille", "Hugo", "Léa", "Jules", "Chloé", "Arthur", "Manon",
+             "Théo", "Zoé"]
+    audio = padded(EspeakVoice("fr", "m1").synthesize("vote pour Chloé").resampled(16000),
+                   0.4, 0.4)
+    heard = understand_audio(audio, ears, "fr", names, EXPECT["vote"])
+    assert heard.player == "Chloé" and heard.confidence < 0.5, heard
+    features = ears.last_features
+    assert features["w_alone_text"] == "vote pour zoé"
+    assert features["ps_asked"] == "vote pour chloé"
+    assert features["ps_unsaid"]["vote pour chloé"] <= TwoPass.VOUCH_UNSAID
+    # turned off, the question names Whisper's reading
+    TwoPass.SECOND_ASKS = False
+    try:
+        alone = understand_audio(audio, ears, "fr", names, EXPECT["vote"])
+    finally:
+        TwoPass.SECOND_ASKS = True
+    assert alone.player == "Zoé" and abs(alone.confidence - heard.confidence) < 1e-6, alone
