@@ -240,10 +240,12 @@ class TwoPass:
     VOUCH_MARGIN: ClassVar[float | None] = 3.0
     VOUCH_UNSAID: ClassVar[float] = 0.1
     # ... and where the vote is asked again anyway, the question names the sentence the
-    # first pass prefers among those it fits to all the speech (VOUCH_UNSAID), not
-    # Whisper's (`second_asks`). Round 17, round 16's dumps of both halves, the 34 votes
-    # the box asked again naming someone: Whisper's reading named the intended player in
-    # 8, the second opinion's in 18 (with a margin asked of it too: 17-18, fewer at 5)
+    # first pass scores above Whisper's reading, among those it fits to all the speech
+    # (VOUCH_UNSAID), not Whisper's (`second_asks`). Round 17, round 16's dumps of both
+    # halves, the 40 votes asked again about a vote: Whisper's reading meant the intended
+    # one in 9, the second opinion's pick in 18 (19 taking its pick also where it could
+    # not score Whisper's reading, but switching 23 questions instead of 16: the bench
+    # then asked about Lukas for "Felix", whose own sentence it had no score for)
     SECOND_ASKS: ClassVar[bool] = True
     PS_FLOOR: ClassVar[float] = 1.0
     PS_QUIET_ONLY: ClassVar[bool] = True
@@ -459,15 +461,18 @@ class TwoPass:
     def second_asks(cls, reading: Reading) -> Candidate | None:
         """Where Whisper is alone and the vote is asked again: the sentence the first
         pass's second opinion scores best among those it fits to all the speech (at most
-        VOUCH_UNSAID unsaid), when it means something else than Whisper's reading."""
+        VOUCH_UNSAID unsaid), when it scores it above Whisper's reading and it means
+        something else."""
         ps = reading.features.get("ps_scores")
         unsaid = reading.features.get("ps_unsaid") or {}
-        if not cls.SECOND_ASKS or not isinstance(ps, dict):
-            return None
+        if not cls.SECOND_ASKS or not isinstance(ps, dict) or reading.best.text not in ps:
+            return None  # no opinion on Whisper's own reading: nothing to prefer it to
         fitted = [t for t in ps if unsaid.get(t, 1.0) <= cls.VOUCH_UNSAID]
         if not fitted:
             return None
         text = max(fitted, key=lambda t: ps[t])
+        if ps[text] <= ps[reading.best.text]:
+            return None
         chosen = next((c for c, _ in reading.scored if c.text == text), None)
         if chosen is None or _meaning(chosen) == _meaning(reading.best):
             return None
