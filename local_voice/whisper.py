@@ -282,17 +282,13 @@ class WhisperScorer:
         return text_tokens(self.tokenizer, text)
 
     def encode(self, samples: np.ndarray) -> object:
-        import ctranslate2
-
-        features = log_mel(samples, self.n_mels)[None]
-        with self._lock:
-            return self.model.encode(ctranslate2.StorageView.from_array(features),
-                                     to_cpu=True)
+        return self.encode_all([samples])[0][0]
 
     def encode_all(self, audios: list[np.ndarray]) -> list[tuple[object, int]]:
-        """`encode` of several audios, with each one's frames: those of one length in one
-        batch, so that the encoder's weights are read once for them (the utterance heard
-        at CAREFUL_SPEEDS: 3 of base's encodes took 168 ms at once, 189 one by one)."""
+        """The encoder's output for each audio, with its number of log-mel frames (what
+        `log_probs` aligns over). Audios of one length go in one batch, so that the
+        encoder's weights are read once for them (the utterance heard at CAREFUL_SPEEDS:
+        3 of base's encodes took 168 ms at once, 189 one by one)."""
         import ctranslate2
 
         features = [log_mel(a, self.n_mels) for a in audios]
@@ -444,8 +440,10 @@ class WhisperScorer:
 
     def score(self, samples: np.ndarray, lang: str, texts: list[str],
               encoded: object | None = None) -> list[float]:
-        frames = log_mel(samples, self.n_mels).shape[1]
-        encoded = self.encode(samples) if encoded is None else encoded
+        if encoded is None:
+            (encoded, frames), = self.encode_all([samples])
+        else:
+            frames = log_mel(samples, self.n_mels).shape[1]
         heard, quiet = self.against_silence(encoded, frames, lang, texts)
         return [h - q for h, q in zip(heard, quiet, strict=True)]
 
@@ -661,8 +659,7 @@ class WhisperRecognizer:
         lang = grammar.lang
         scorer = self.scorer
         audio = self._padded(samples)
-        encoded = scorer.encode(audio)
-        frames = log_mel(audio, scorer.n_mels).shape[1]
+        (encoded, frames), = scorer.encode_all([audio])
         # the padding's silence makes the greedy transcript loop ("ted ted ted ted"); a
         # repetition penalty (2.0, and no repeated 3-grams) stopped that but held out
         # worse (clean 81.4 -> 74.7 % right, babble 1.0 -> 2.1 % wrong: round 6), so the
