@@ -460,6 +460,9 @@ class Candidate:
     text: str
     player: str | None  # the player it names, None for nobody/skip/commands
     nobody: bool = False  # a vote for nobody (or a skip): a reading of its own
+    # one of the commonest ways to say nobody or skip (WhisperRecognizer.COMMON_NOBODY):
+    # scored whatever the transcript
+    common: bool = False
 
 
 @dataclass
@@ -497,6 +500,11 @@ class WhisperRecognizer:
     CARRIERS = 3  # carriers kept for the best players
     TOP_PLAYERS = 4
     PHRASES = 4  # phrases without a player kept, by the transcript
+    # ... and the first COMMON_NOBODY ways to say nobody, and to skip, always: the
+    # transcript's letters cannot pick a short word Whisper writes as another (French
+    # "aucun" by espeak-ng's voices, written "OK": the bench's four were never scored, and
+    # Louis was read instead)
+    COMMON_NOBODY = 2
     PRIOR = 0.75  # how much of the silence score is taken off (bench: 0.75 best)
     BARE_NUMBER = 2.5  # log units off a player named by a lone number (see _bare_number)
     # Which carriers are scored with every player: by default the ones closest to the
@@ -638,6 +646,7 @@ class WhisperRecognizer:
         templates: list[tuple[str, str]] = []
         plain: list[Candidate] = []
         understanding = Understanding(lang)
+        said_so: dict[str, int] = {}  # nobody and skip phrases so far, by intent
         for carrier in grammar.carriers():
             if carrier.count(PLAYER) == 1:
                 template = carrier.replace(PLAYER, "{}")
@@ -645,7 +654,11 @@ class WhisperRecognizer:
             elif PLAYER not in carrier:
                 meant = understanding.understand(carrier, names)
                 nobody = meant is not None and meant.intent in ("NobodyIntent", "SkipIntent")
-                plain.append(Candidate(_written(carrier), carrier, None, nobody))
+                common = False
+                if nobody:  # the interaction model's first samples are the commonest
+                    common = said_so.get(meant.intent, 0) < self.COMMON_NOBODY
+                    said_so[meant.intent] = said_so.get(meant.intent, 0) + 1
+                plain.append(Candidate(_written(carrier), carrier, None, nobody, common))
         return templates, plain, forms
 
     def read(self, samples: np.ndarray, grammar: object, hints: tuple[str, ...] = (),
@@ -703,9 +716,13 @@ class WhisperRecognizer:
         stage1 = [f for f in forms if f[2] is not None and
                   (not _is_number_form(lang, f[1]) or _number_of(lang, f[1]) in numbers)]
         todo = [sentence(t, f) for t in first for f in stage1]
-        if numbers and bare is not None:
+        if bare is not None and (numbers or not hinted):
             # a number was heard: every seat competes, said as Whisper writes it ("Seat
-            # 6"), so that a misheard number is not the only one scored
+            # 6"), so that a misheard number is not the only one scored. Without a first
+            # pass's reading (Whisper alone) always: its transcript of a seat number in
+            # another language is often no number at all (espeak-ng's French "numéro un"
+            # written "l'humeau": the bench's four were never scored), and these
+            # sentences share their first word in the tree, so they cost little
             digits = [f for f in forms if f[2] is not None and _is_number_form(lang, f[1])
                       and any(c.isdigit() for c in f[0]) and " " in f[0]]
             todo += [sentence(bare, f) for f in digits]
@@ -720,6 +737,7 @@ class WhisperRecognizer:
         more += sorted(plain, key=lambda c: -close(c.text))[: self.PHRASES]
         # nobody and skip are votes too: their closest phrases always compete
         more += sorted((c for c in plain if c.nobody), key=lambda c: -close(c.text))[:3]
+        more += [c for c in plain if c.common]
         more = [c for c in dict.fromkeys(more) if c not in scores]
         # what Whisper itself would write, scored the same way (in the same batch): a
         # sentence outside the grammar (table talk) fits its own transcript far better
@@ -807,14 +825,14 @@ class WhisperRecognizer:
     def _bare_number(lang: str, cand: Candidate) -> bool:
         """A player named by a lone number ("I vote for ten"): names sound like numbers
         ("Tadhg" heard as "ten", "Niamh" as "nine") far more often than people vote so."""
-        from speech.understanding import SEAT_WORDS
+        from speech.understanding import normalize, seat_words
 
         if cand.player is None:
             return False
         words = cand.text.split()
-        seat_words = set(SEAT_WORDS.get(lang, ())) | set(SEAT_WORDS["en"])
-        return any(_number_of(lang, w) is not None and (k == 0 or words[k - 1]
-                                                         not in seat_words)
+        before = seat_words(lang)
+        return any(_number_of(lang, w) is not None and (k == 0 or normalize(words[k - 1])
+                                                         not in before)
                    for k, w in enumerate(words))
 
     def _reading(self, scores: dict[Candidate, float], heard: str) -> Reading:
@@ -843,9 +861,8 @@ class WhisperRecognizer:
         return reading
 
 
-# seat words as Whisper writes them (speech.understanding's are without accents)
-SAID_SEAT = {"es": {"numero": "número"}, "fr": {"numero": "numéro"},
-             "de": {"platz": "Platz", "nummer": "Nummer"}}
+# seat words as Whisper writes them before a digit (the grammar's words are in lower case)
+SAID_SEAT = {"de": {"platz": "Platz", "nummer": "Nummer"}}
 
 
 def _prefixes(templates: list[tuple[str, str]]) -> list[tuple[tuple[str, str], str]]:

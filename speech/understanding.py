@@ -32,6 +32,11 @@ LOCALE_FOR_LANG = {
     "pl": "pl-PL",
 }
 
+# Seat numbers and the words before them, written as the language writes them (accents,
+# German's capital): the box's grammar is built from them, Whisper scores those spellings
+# and espeak-ng says them for the first pass's second opinion. Until round 18 they were
+# kept without accents ("numero", "funf", "piec"), which Whisper never writes and espeak-ng
+# says wrongly; the matcher compares them normalized (`parse_number`, `seat_words`).
 NUMBER_WORDS: dict[str, list[str]] = {
     "en": [
         "zero",
@@ -73,7 +78,7 @@ NUMBER_WORDS: dict[str, list[str]] = {
         "trece",
         "catorce",
         "quince",
-        "dieciseis",
+        "dieciséis",
         "diecisiete",
         "dieciocho",
         "diecinueve",
@@ -85,17 +90,17 @@ NUMBER_WORDS: dict[str, list[str]] = {
         "zwei",
         "drei",
         "vier",
-        "funf",
+        "fünf",
         "sechs",
         "sieben",
         "acht",
         "neun",
         "zehn",
         "elf",
-        "zwolf",
+        "zwölf",
         "dreizehn",
         "vierzehn",
-        "funfzehn",
+        "fünfzehn",
         "sechzehn",
         "siebzehn",
         "achtzehn",
@@ -153,23 +158,23 @@ NUMBER_WORDS: dict[str, list[str]] = {
         "yksi",
         "kaksi",
         "kolme",
-        "nelja",
+        "neljä",
         "viisi",
         "kuusi",
-        "seitseman",
+        "seitsemän",
         "kahdeksan",
-        "yhdeksan",
+        "yhdeksän",
         "kymmenen",
         "yksitoista",
         "kaksitoista",
         "kolmetoista",
-        "neljatoista",
+        "neljätoista",
         "viisitoista",
         "kuusitoista",
-        "seitsemantoista",
+        "seitsemäntoista",
         "kahdeksantoista",
-        "yhdeksantoista",
-        "kaksikymmenta",
+        "yhdeksäntoista",
+        "kaksikymmentä",
     ],
     "pl": [
         "zero",
@@ -177,29 +182,29 @@ NUMBER_WORDS: dict[str, list[str]] = {
         "dwa",
         "trzy",
         "cztery",
-        "piec",
-        "szesc",
+        "pięć",
+        "sześć",
         "siedem",
         "osiem",
-        "dziewiec",
-        "dziesiec",
-        "jedenascie",
-        "dwanascie",
-        "trzynascie",
-        "czternascie",
-        "pietnascie",
-        "szesnascie",
-        "siedemnascie",
-        "osiemnascie",
-        "dziewietnascie",
-        "dwadziescia",
+        "dziewięć",
+        "dziesięć",
+        "jedenaście",
+        "dwanaście",
+        "trzynaście",
+        "czternaście",
+        "piętnaście",
+        "szesnaście",
+        "siedemnaście",
+        "osiemnaście",
+        "dziewiętnaście",
+        "dwadzieścia",
     ],
 }
 SEAT_WORDS: dict[str, tuple[str, ...]] = {
     "en": ("seat", "number", "player"),
-    "es": ("asiento", "numero", "jugador"),
-    "de": ("platz", "nummer", "spieler"),
-    "fr": ("place", "numero", "joueur"),
+    "es": ("asiento", "número", "jugador"),
+    "de": ("Platz", "Nummer", "Spieler"),
+    "fr": ("place", "numéro", "joueur"),
     "nl": ("plaats", "nummer", "speler"),
     "fi": ("paikka", "numero", "pelaaja"),
     "pl": ("miejsce", "numer", "gracz"),
@@ -299,6 +304,13 @@ def model_for(lang: str) -> _Model:
     return load_model(LOCALE_FOR_LANG.get(lang, lang))
 
 
+@cache
+def seat_words(lang: str) -> frozenset[str]:
+    """The words before a seat number ("seat three", "numéro trois"), as `normalize` leaves
+    them: English's are understood in every language."""
+    return frozenset(normalize(w) for w in SEAT_WORDS.get(lang, ()) + SEAT_WORDS["en"])
+
+
 def parse_number(lang: str, text: str) -> int | None:
     text = normalize(text)
     if text.isdigit():
@@ -315,7 +327,7 @@ def resolve_player(lang: str, heard: str, names: list[str]) -> tuple[str | None,
         return folded[said], 1.0
     words = said.split(" ")
     # "seat three", "number three" and a bare "three" name the player in seat 3
-    if len(words) == 2 and words[0] in SEAT_WORDS.get(lang, ()) + SEAT_WORDS["en"]:
+    if len(words) == 2 and words[0] in seat_words(lang):
         words = words[1:]
     if len(words) == 1:
         seat = parse_number(lang, words[0])

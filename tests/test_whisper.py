@@ -860,3 +860,63 @@ def test_asked_again_in_another_language_the_question_names_the_second_opinions_
     finally:
         TwoPass.SECOND_ASKS = True
     assert alone.player == "Zoé" and abs(alone.confidence - heard.confidence) < 1e-6, alone
+
+
+FRENCH = ["Louis", "Camille", "Hugo", "Léa", "Jules", "Chloé", "Arthur", "Manon", "Théo",
+          "Zoé"]
+
+
+def test_seat_numbers_are_written_as_the_language_writes_them_and_understood_either_way():
+    """Round 18: the grammar's seat numbers carry their accents ("numéro trois", "pięć",
+    "neljä", "fünf"), as Whisper writes them and espeak-ng says them; until then they were
+    kept as the matcher folds them ("numero", "piec", "nelja", "funf"). A transcript with
+    or without the accents names the same seat."""
+    names = ["Ana", "Ben", "Cal", "Dora", "Eva"]
+    for lang, written, folded in [("fr", "numéro trois", "numero trois"),
+                                  ("es", "número tres", "numero tres"),
+                                  ("pl", "numer pięć", "numer piec"),
+                                  ("fi", "numero neljä", "numero nelja"),
+                                  ("de", "Nummer fünf", "nummer funf")]:
+        assert written in name_forms(lang, names), (lang, name_forms(lang, names))
+        assert folded not in name_forms(lang, names), lang
+        seat = resolve_player(lang, written, names)
+        assert seat == resolve_player(lang, folded, names), lang
+        assert seat[0] in ("Cal", "Dora", "Eva") and seat[1] == 1.0, (lang, seat)
+
+
+@pytest.mark.parametrize(("variant", "text", "player"), [
+    ("", "numéro dix", "Zoé"),
+    ("f1", "numéro quatre", "Léa"),
+])
+def test_whisper_alone_scores_every_seat_though_its_transcript_shows_no_number(
+        base, two_pass, variant, text, player):
+    """Round 18: Whisper alone used to score seat numbers only when its free transcript
+    had one, and base writes espeak-ng's French "numéro dix" as "l'hume audisse": the
+    bench's French seat numbers were never scored, and a name was read instead ("louis
+    dehors" for "numéro quatre"). Without a first pass's reading every seat now
+    competes."""
+    ears = TwoPass(two_pass.first, base)
+    audio = padded(EspeakVoice("fr", variant).synthesize(text).resampled(16000), 0.4, 0.4)
+    heard = understand_audio(audio, ears, "fr", FRENCH, EXPECT["vote"])
+    assert heard.player == player and heard.confidence >= 0.5, heard
+    features = ears.last_features
+    assert not any(ch.isdigit() for ch in features["w_heard"]), features["w_heard"]
+    assert features["w_text"] == text
+
+
+@pytest.mark.parametrize("variant", ["", "m7"])
+def test_aucun_is_nobody_though_whisper_writes_it_as_ok(base, two_pass, variant):
+    """Round 18: the phrases without a player were picked by how close their letters are
+    to Whisper's transcript, and base writes espeak-ng's "aucun" as "OK", close to no
+    French phrase: "aucun" was never scored, and Louis or Arthur was read instead (once a
+    vote for Louis at 0.57). The commonest ways to say nobody and to skip
+    (COMMON_NOBODY of each) are now always scored."""
+    ears = TwoPass(two_pass.first, base)
+    audio = padded(EspeakVoice("fr", variant).synthesize("aucun").resampled(16000), 0.4,
+                   0.4)
+    heard = understand_audio(audio, ears, "fr", FRENCH, EXPECT["vote"])
+    assert heard.intent == "NobodyIntent" and heard.confidence >= 0.5, heard
+    assert ears.last_features["w_heard"].lower().strip(". ") == "ok"
+    commons = [c.text for c in base.candidates(build_grammar("fr", EXPECT["vote"],
+                                                             FRENCH))[1] if c.common]
+    assert commons == ["personne", "aucun", "passe", "je passe"], commons
