@@ -920,3 +920,28 @@ def test_aucun_is_nobody_though_whisper_writes_it_as_ok(base, two_pass, variant)
     commons = [c.text for c in base.candidates(build_grammar("fr", EXPECT["vote"],
                                                              FRENCH))[1] if c.common]
     assert commons == ["personne", "aucun", "passe", "je passe"], commons
+
+
+def test_a_reading_the_first_pass_cannot_fit_is_judged_by_its_fit_of_the_same_vote(
+        base, two_pass):
+    """Round 18: Polish table talk ("kto chce jeszcze filiżankę herbaty", espeak-ng's f2
+    voice) is read by Whisper alone as the bare name "hanna", which the en-US second
+    opinion cannot fit to the audio at all (no score, so no say), while "to hanna" leaves
+    0.93 of the speech unsaid. Once "nikt" always competed (COMMON_NOBODY), the second
+    opinion's margin over it made the talk a vote for Hanna at 0.56; the same vote's best
+    fit now says the reading is a word of what was said."""
+    features = {"ps_unsaid": {"to hanna": 0.93, "nikt": 0.86}}
+    assert not TwoPass.left_unsaid(features, "hanna")  # no score of its own: no say
+    assert TwoPass.left_unsaid(features, "hanna", ("hanna", "to hanna"))
+    assert not TwoPass.left_unsaid({"ps_unsaid": {"hanna": 0.05, "to hanna": 0.93}},
+                                   "hanna", ("hanna", "to hanna"))
+    ears = TwoPass(two_pass.first, base)
+    names = ["Jakub", "Zuzanna", "Kacper", "Maja", "Szymon", "Lena", "Filip", "Hanna",
+             "Michał", "Ola"]
+    talk = padded(EspeakVoice("pl", "f2").synthesize("kto chce jeszcze filiżankę herbaty")
+                  .resampled(16000), 0.4, 0.4)
+    heard = understand_audio(talk, ears, "pl", names, EXPECT["vote"])
+    assert heard.player is None and heard.intent is None, heard
+    vote = padded(EspeakVoice("pl", "f2").synthesize("Hanna").resampled(16000), 0.4, 0.4)
+    heard = understand_audio(vote, ears, "pl", names, EXPECT["vote"])
+    assert heard.player == "Hanna" and heard.confidence >= 0.5, heard
