@@ -23,6 +23,9 @@ IPA_TO_ARPABET: dict[str, list[str]] = {
     "θ": ["TH"], "v": ["V"], "w": ["W"], "j": ["Y"], "z": ["Z"], "ʒ": ["ZH"], "x": ["HH"],
     "ç": ["HH"], "ɬ": ["L"], "ʎ": ["L", "Y"], "ɲ": ["N", "Y"], "c": ["K"], "ɟ": ["G"],
     "β": ["V"], "ɣ": ["G"], "ʝ": ["Y"], "ɕ": ["SH"], "ʑ": ["ZH"], "ts": ["T", "S"],
+    # German's short ü, Dutch's w and its u in "nummer", and the ç espeak-ng writes as c
+    # with a combining cedilla ("ich"): until round 18 left out, or read as K
+    "ʏ": ["IH"], "ʋ": ["V"], "ɵ": ["AH"], "c\u0327": ["HH"],
 }
 IGNORED = set("ˈˌːˑ‿ʲʰ̩̃ ̯.-ʔ'")
 VOICES = ("en-us", "en", "en-gb-x-rp")

@@ -945,3 +945,30 @@ def test_a_reading_the_first_pass_cannot_fit_is_judged_by_its_fit_of_the_same_vo
     vote = padded(EspeakVoice("pl", "f2").synthesize("Hanna").resampled(16000), 0.4, 0.4)
     heard = understand_audio(vote, ears, "pl", names, EXPECT["vote"])
     assert heard.player == "Hanna" and heard.confidence >= 0.5, heard
+
+
+def test_every_sound_of_the_other_languages_grammars_has_a_phone_of_the_english_model():
+    """Round 18: espeak-ng's German short ü ("fünf", "Jürgen"), Dutch w and the u of
+    "nummer", and the ç it writes as c with a combining cedilla ("ich") had no phone of
+    the en-US model: the second opinion scored "nummer" as N M AH R and "ich" as IH K.
+    Every sound of the six languages' vote grammars (the bench's names) now has one."""
+    from local_voice.phonetics import IGNORED, IPA_TO_ARPABET, espeak_ipa, ipa_to_arpabet
+    from local_voice.voices import ESPEAK_VOICES
+
+    assert ipa_to_arpabet("fˈʏnf") == ["F", "IH", "N", "F"]
+    assert ipa_to_arpabet("nˈɵmər") == ["N", "AH", "M", "AH", "R"]
+    assert ipa_to_arpabet("ʋˈɑt") == ["V", "AA", "T"]
+    assert ipa_to_arpabet("ɪç") == ["IH", "HH"]
+    names = {"es": ["Lucía", "Mateo"], "de": ["Jürgen", "Greta"], "fr": ["Chloé", "Théo"],
+             "nl": ["Daan", "Thijs"], "fi": ["Aino", "Eevi"], "pl": ["Michał", "Zuzanna"]}
+    left_out: dict[str, set[str]] = {}
+    for lang, table in names.items():
+        grammar = build_grammar(lang, EXPECT["vote"], table)
+        for word in {w for p in grammar.phrases for w in p.split()}:
+            ipa, i = espeak_ipa(word, ESPEAK_VOICES[lang]), 0
+            while i < len(ipa):
+                size = next((k for k in (2, 1) if ipa[i : i + k] in IPA_TO_ARPABET), 0)
+                if not size and ipa[i] not in IGNORED:
+                    left_out.setdefault(lang, set()).add(f"{ipa[i]!r} in {word}")
+                i += size or 1
+    assert not left_out, left_out
