@@ -361,8 +361,9 @@ def _outside(row: dict) -> bool:
     reading the first pass finds only a word of (TwoPass.decide, left_unsaid)."""
     alone = row.get("first_confidence") is None
     text = str(row.get("w_text"))
-    meaning = next((_meaning(c) for c, _ in _candidates(row) if c.text == text), None)
-    same = tuple(c.text for c, _ in _candidates(row) if _meaning(c) == meaning)
+    scored = _candidates(row)
+    meaning = next((_meaning(c) for c, _ in scored if c.text == text), None)
+    same = tuple(c.text for c, _ in scored if _meaning(c) == meaning)
     return TwoPass.said_more(row) or (
         TwoPass.outside(row) and not (AGREED_INSIDE and _agreed(row)) and
         not (alone and TwoPass.vouches(row, text))) or (
