@@ -638,8 +638,9 @@ class WhisperRecognizer:
             seat = _number_of(lang, text) if form not in names else None
             if seat is not None:  # as Whisper writes numbers: digits, the accents kept
                 words = text.split()
-                said = SAID_SEAT.get(lang, {}).get(words[0], words[0]) if len(words) > 1 \
-                    else ""
+                # the seat word as the language writes it (speech.understanding.SEAT_WORDS,
+                # which `form` keeps: "Nummer", "numéro")
+                said = form.split()[0] if len(words) > 1 else ""
                 forms.append((f"{said} {seat}".strip(), text, player))
             if form == player:
                 forms += [(alt, text, player) for alt in self.spellings.get(player, [])]
@@ -859,10 +860,6 @@ class WhisperRecognizer:
         self.last_reading = reading
         features["w_heard"] = heard  # type: ignore[assignment]
         return reading
-
-
-# seat words as Whisper writes them before a digit (the grammar's words are in lower case)
-SAID_SEAT = {"de": {"platz": "Platz", "nummer": "Nummer"}}
 
 
 def _prefixes(templates: list[tuple[str, str]]) -> list[tuple[tuple[str, str], str]]:
