@@ -421,6 +421,14 @@ def _bare_number(row: dict) -> bool:
     return WhisperRecognizer._bare_number(row["lang"], Candidate(text, text, "?"))
 
 
+def _unwritten_seat(row: dict) -> bool:
+    """The first pass read a seat number Whisper's transcript does not hold (see TwoPass)."""
+    from local_voice.whisper import WhisperRecognizer
+
+    return WhisperRecognizer._unwritten_seat(row["lang"], str(row.get("first_text") or ""),
+                                             str(row.get("w_heard") or ""))
+
+
 def _tiny_en_tokens() -> Callable[[str], list[int]]:
     """tiny.en's tokens of a text (WhisperScorer.tokens, without loading the model): how
     the box's back-up counts a name's tokens (TwoPass.FIRST_NAME_TOKENS)."""
@@ -460,7 +468,7 @@ def fit_fusion(rows: list[dict], wrong: float, l2: float,
         if first >= run_below:
             return "first"
         if first >= check_above and not _outside(r) and (
-                r.get("passes_agree") or not _bare_number(r)):
+                r.get("passes_agree") or not (_bare_number(r) or _unwritten_seat(r))):
             return "checked"
         return "backup"
 

@@ -510,9 +510,12 @@ class TwoPass:
     def _checks(self, heard: Recognized | None, agree: bool, reading: Reading,
                 grammar: Grammar) -> bool:
         """The first pass is fairly sure (CHECK_ABOVE) and Whisper heard nothing it cannot
-        hear (the same vote, or no seat number said alone): its answer stands."""
+        hear (the same vote, or no seat number said alone), nor missed a number the first
+        pass read (`_unwritten_seat`): its answer stands."""
         return heard is not None and heard.confidence >= self.CHECK_ABOVE and (
-            agree or not self.backup._bare_number(grammar.lang, reading.best))
+            agree or not (self.backup._bare_number(grammar.lang, reading.best) or
+                          self.backup._unwritten_seat(grammar.lang, heard.text, str(
+                              reading.features.get("w_heard", "")))))
 
     def second_scores(self, reading: Reading, heard: Recognized | None, pcm: bytes,
                       grammar: Grammar) -> dict[str, float]:

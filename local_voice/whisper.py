@@ -836,6 +836,15 @@ class WhisperRecognizer:
                                                          not in before)
                    for k, w in enumerate(words))
 
+    @staticmethod
+    def _unwritten_seat(lang: str, text: str, heard: str) -> bool:
+        """`text` (the first pass's reading) names a seat by its number, and Whisper's own
+        transcript `heard` holds none of the numbers it says: the first pass's seat
+        phrases take in a name said otherwise ("vote for Sam" read as "number seven" at
+        0.72, which Whisper wrote "velfer sam")."""
+        said = {n for w in text.split() if (n := _number_word(lang, w)) is not None}
+        return bool(said) and not said & _numbers_in(lang, heard)
+
     def _reading(self, scores: dict[Candidate, float], heard: str) -> Reading:
         cands = list(scores)
         values = np.array([scores[c] for c in cands]) / self.TEMPERATURE
