@@ -429,6 +429,15 @@ def _unwritten_seat(row: dict) -> bool:
                                              str(row.get("w_heard") or ""))
 
 
+def _carried(row: dict) -> bool:
+    """Whisper read a name alone, the first pass a longer sentence (see TwoPass)."""
+    from local_voice.fusion import _carried_off
+
+    text = str(row.get("w_text") or "")
+    player = next((c.player for c, _ in _candidates(row) if c.text == text), None)
+    return _carried_off(Candidate(text, text, player), str(row.get("first_text") or ""))
+
+
 def _tiny_en_tokens() -> Callable[[str], list[int]]:
     """tiny.en's tokens of a text (WhisperScorer.tokens, without loading the model): how
     the box's back-up counts a name's tokens (TwoPass.FIRST_NAME_TOKENS)."""
@@ -468,7 +477,8 @@ def fit_fusion(rows: list[dict], wrong: float, l2: float,
         if first >= run_below:
             return "first"
         if first >= check_above and not _outside(r) and (
-                r.get("passes_agree") or not (_bare_number(r) or _unwritten_seat(r))):
+                r.get("passes_agree") or not (_bare_number(r) or _unwritten_seat(r) or
+                                              _carried(r))):
             return "checked"
         return "backup"
 

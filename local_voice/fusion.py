@@ -511,11 +511,13 @@ class TwoPass:
                 grammar: Grammar) -> bool:
         """The first pass is fairly sure (CHECK_ABOVE) and Whisper heard nothing it cannot
         hear (the same vote, or no seat number said alone), nor missed a number the first
-        pass read (`_unwritten_seat`): its answer stands."""
+        pass read (`_unwritten_seat`), nor a name said alone where the first pass read a
+        carrier and another name (`_carried_off`): its answer stands."""
         return heard is not None and heard.confidence >= self.CHECK_ABOVE and (
             agree or not (self.backup._bare_number(grammar.lang, reading.best) or
                           self.backup._unwritten_seat(grammar.lang, heard.text, str(
-                              reading.features.get("w_heard", "")))))
+                              reading.features.get("w_heard", ""))) or
+                          _carried_off(reading.best, heard.text)))
 
     def second_scores(self, reading: Reading, heard: Recognized | None, pcm: bytes,
                       grammar: Grammar) -> dict[str, float]:
@@ -667,6 +669,18 @@ def ps_margin(scored: list[tuple[Candidate, float]], ps: dict[str, float],
     if not own:
         return -10.0
     return max(own) - max(rivals) if rivals else 10.0
+
+
+def _carried_off(best: Candidate, first_text: str) -> bool:
+    """Whisper read a name said alone and the first pass a longer sentence (a carrier
+    and, the passes disagreeing, another name): the grammar's carriers take in the start
+    of a name ("Seersha" read as "shoot jack" at 0.73, "Siobhan" as "shoot oliver" at
+    0.74, where Whisper read Saoirse and Siobhan)."""
+    from local_voice.grammar import words_of
+
+    return best.player is not None and best.text.split() == [
+        w.lower() for w in words_of(best.player)] and len(first_text.split()) > len(
+            best.text.split())
 
 
 def first_reading(scored: list[tuple[Candidate, float]], first_text: str

@@ -134,3 +134,54 @@ def sounds_apart(transcript: str, name: str) -> float:
     if not heard or not names:
         return 1.0
     return min(_inside_distance(phones, heard) for phones in names)
+
+
+# ---------------------------------------------------------------------- written as said
+
+# How English spells each sound when it spells a name the way it is said ("Shivawn" for
+# Siobhan, "Eefa" for Aoife): the respelling keys of English dictionaries, one spelling
+# a sound
+_RESPELLED_VOWELS = {"AA": "ah", "AE": "a", "AH": "u", "AO": "aw", "AW": "ow", "AY": "y",
+                     "EH": "e", "ER": "er", "EY": "ay", "IH": "i", "IY": "ee", "OW": "o",
+                     "OY": "oy", "UH": "oo", "UW": "oo"}
+_RESPELLED_CONSONANTS = {
+    "B": "b", "CH": "ch", "D": "d", "DH": "th", "F": "f", "G": "g", "HH": "h", "JH": "j",
+    "K": "k", "L": "l", "M": "m", "N": "n", "NG": "ng", "P": "p", "R": "r", "S": "s",
+    "SH": "sh", "T": "t", "TH": "th", "V": "v", "W": "w", "Y": "y", "Z": "z", "ZH": "zh"}
+
+
+def respelling(phones: tuple[str, ...] | list[str]) -> str:
+    """ARPAbet phones written as English spells them, capitalised as a name: SH IH V AO N
+    -> "Shivawn", IY F AH -> "Eefa", T AY G ER -> "Tyger"."""
+    out: list[str] = []
+    for k, phone in enumerate(phones):
+        after = phones[k + 1] if k + 1 < len(phones) else None
+        if phone not in _RESPELLED_VOWELS:
+            out.append(_RESPELLED_CONSONANTS.get(phone, ""))
+        elif phone == "AH" and after is None:
+            out.append("a")  # a name's last schwa: "Eefa", "Sersha"
+        elif phone == "AY":
+            # "eye" to start a name, "ie" before a vowel or at its end, "y" between
+            # consonants ("Tyger")
+            out.append("eye" if k == 0 else "ie" if after is None or after in
+                       _RESPELLED_VOWELS else "y")
+        else:
+            out.append(_RESPELLED_VOWELS[phone])
+    word = "".join(out)
+    return word[:1].upper() + word[1:]
+
+
+@cache
+def said_spellings(name: str) -> tuple[str, ...]:
+    """A one-word name spelled as English says it: the en-US model's dictionary's
+    pronunciations of it (how people say it: Niamh N IY V, Joaquin W AA K IY N), then
+    espeak-ng's (`pronunciations`), each `respelling` once and none the name's own.
+    Whisper scores "Vote for Shivawn" far above "Vote for Siobhan" when that is what was
+    said: it writes a name it does not know as it sounds."""
+    from local_voice.recognizers import _cmudict
+
+    if len(name.split()) != 1 or not name.isalpha():
+        return ()
+    said = [tuple(p.split()) for p in _cmudict().get(name)] + list(pronunciations(name))
+    spelled = [respelling(p) for p in said]
+    return tuple(s for s in dict.fromkeys(spelled) if s and s.casefold() != name.casefold())

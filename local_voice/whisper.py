@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from local_voice.phonetics import said_spellings
 from local_voice.whisper_decoder import TreeDecoder
 
 SAMPLE_RATE = 16000
@@ -505,6 +506,10 @@ class WhisperRecognizer:
     # "aucun" by espeak-ng's voices, written "OK": the bench's four were never scored, and
     # Louis was read instead)
     COMMON_NOBODY = 2
+    # English names Whisper has no word for are also scored as English spells how they
+    # are said, at most this many ways (phonetics.said_spellings: "Shivawn" beside
+    # "Siobhan")
+    SAID_SPELLINGS = 3
     PRIOR = 0.75  # how much of the silence score is taken off (bench: 0.75 best)
     BARE_NUMBER = 2.5  # log units off a player named by a lone number (see _bare_number)
     # Which carriers are scored with every player: by default the ones closest to the
@@ -644,6 +649,10 @@ class WhisperRecognizer:
                 forms.append((f"{said} {seat}".strip(), text, player))
             if form == player:
                 forms += [(alt, text, player) for alt in self.spellings.get(player, [])]
+                if lang == "en" and len(self.scorer.tokens(f" {player}")) > 1:
+                    # a name Whisper has no word for, spelled as English says it
+                    forms += [(alt, text, player)
+                              for alt in said_spellings(player)[: self.SAID_SPELLINGS]]
         templates: list[tuple[str, str]] = []
         plain: list[Candidate] = []
         understanding = Understanding(lang)

@@ -1014,3 +1014,66 @@ def test_a_seat_the_first_pass_reads_but_whisper_never_wrote_is_not_left_to_stan
     assert hearing.text == "vote for sam" and hearing.confidence >= 0.5, hearing
     hearing, path = decided(seat)  # the seat said: Whisper writes its number, it stands
     assert path == "checked" and hearing is not None and hearing.text == seat, (path, hearing)
+
+
+def test_a_name_is_respelled_the_way_english_writes_how_it_is_said():
+    """phonetics.respelling: a pronunciation written with English's respelling keys, so
+    that Whisper, which writes a name it does not know as it sounds, can score it."""
+    from local_voice.phonetics import respelling, said_spellings
+
+    assert respelling(("SH", "IH", "V", "AO", "N")) == "Shivawn"
+    assert respelling(("IY", "F", "AH")) == "Eefa"
+    assert respelling(("T", "AY", "G", "ER")) == "Tyger"
+    assert respelling(("AY", "L", "IY")) == "Eyelee"
+    assert respelling(("N", "IY", "V")) == "Neev"
+    # the dictionary's pronunciations first: how people say the names it knows
+    assert said_spellings("Niamh")[:2] == ("Nieum", "Neev")
+    assert said_spellings("Joaquin")[0] == "Wahkeen"
+    assert "Shivawn" in said_spellings("Siobhan") and "Sersha" in said_spellings("Saoirse")
+    assert said_spellings("Mary Ann") == () and said_spellings("X Æ A-12") == ()
+
+
+def test_whisper_also_scores_names_it_has_no_word_for_as_they_are_said():
+    """Names Whisper writes in several tokens (Siobhan, Saoirse) are scored as their
+    respellings too ("Shivawn", "Sersha"): on the bench's voices Whisper scored "Vote for
+    Shivawn" 18.7 and "Vote for Siobhan" 9.1 on "vote for Siobhan", and read "seat one".
+    Names it has a word for (Anna, Grace) get none; nor does another language, whose
+    spelling rules are not English's."""
+    from local_voice.phonetics import said_spellings
+
+    grammar = build_grammar("en", EXPECT["vote"], NAMES)
+    whisper = WhisperRecognizer("tiny.en")
+    _, _, forms = whisper.candidates(grammar)
+    said = {(form, player) for form, _, player in forms}
+    assert {("Shivawn", "Siobhan"), ("Sersha", "Saoirse"), ("Eefa", "Aoife"),
+            ("Neev", "Niamh")} <= said
+    for player in NAMES:
+        respelled = {f for f, p in said if p == player} & set(said_spellings(player))
+        assert bool(respelled) == (len(whisper.scorer.tokens(f" {player}")) > 1), player
+    assert not {f for f, p in said if p == "Anna"} & set(said_spellings("Anna"))
+    fr = build_grammar("fr", EXPECT["vote"], ["Siobhan", "Léa"])
+    base_forms = {f for f, _, _ in WhisperRecognizer.candidates(whisper, fr)[2]}
+    assert "Shivawn" not in base_forms
+
+
+def test_a_name_said_alone_is_not_left_to_a_first_pass_that_read_a_carrier_into_it(
+        two_pass, wavs):
+    """"Siobhan" by this voice: the first pass reads "shoot oliver" at 0.74, in the band
+    where it is only checked; Whisper reads Siobhan, said alone (as "Shivawn"). The
+    grammar's carriers take in the start of a name ("Seersha" read as "shoot jack" on the
+    bench), so the fused reading decides: never a vote for Oliver."""
+    from local_voice.fusion import _carried_off
+    from local_voice.whisper import Candidate
+
+    assert _carried_off(Candidate("Siobhan", "siobhan", "Siobhan"), "shoot oliver")
+    assert not _carried_off(Candidate("I vote for Siobhan", "i vote for siobhan", "Siobhan"),
+                            "shoot oliver")
+    assert not _carried_off(Candidate("Siobhan", "siobhan", "Siobhan"), "oliver")
+
+    audio = padded(speech(wavs, "Siobhan", "en-us+f2"), 0.4, 0.4)
+    hearing = understand_audio(audio, two_pass, "en", NAMES, EXPECT["vote"])
+    first = two_pass.last_features.get("first_confidence")
+    assert two_pass.last_features.get("first_text") == "shoot oliver", two_pass.last_features
+    assert two_pass.CHECK_ABOVE <= first < two_pass.RUN_BELOW
+    assert two_pass.last_path == "backup", two_pass.last_path
+    assert hearing.player == "Siobhan" or hearing.confidence < 0.5, hearing
