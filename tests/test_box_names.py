@@ -103,12 +103,12 @@ def _to_the_vote(relay: Relay, game_id: str, links: dict[str, str]) -> None:
 
 def test_a_name_learned_at_join_is_heard_at_the_vote(tmp_path, wavs, recognizer,
                                                      shared_voice_cache):
-    # without the player's clip, "I vote for Seersha" is not a vote for Saoirse the box is
-    # sure of (0.30 by this voice; round 15's box reads "Tiger" as Tadhg and "Shivawn" as
-    # Siobhan without a clip at a table this small, and en-us+m3's "Seersha" too)
+    # without the player's clip, "I vote for Seersha" is never a vote for someone else
+    # (until round 19 it was asked again, 0.30 by this voice; Whisper now also scores
+    # "Sersha", Saoirse as English spells how she is said, and it is right without one)
     seersha = padded(speech(wavs, f"I vote for {SAID['Saoirse']}", VOTER_VOICE), 0.4, 0.4)
     before = understand_audio(seersha, recognizer, "en", TABLE, EXPECT["vote"])
-    assert before.player != "Saoirse" or before.confidence < 0.5, before
+    assert before.player == "Saoirse" or before.confidence < 0.5, before
 
     store = open_store(f"sqlite:///{tmp_path / 'games.db'}")
     relay = Relay(store, call_pause=0.5)

@@ -60,28 +60,30 @@ def test_a_clip_without_a_name_in_it_is_refused_and_nothing_is_kept(tmp_path):
     assert prints.names() == []
 
 
-def test_enrollment_makes_a_name_said_the_way_the_table_says_it_right(ears, wavs):
-    """"I vote for Seersha" (Saoirse, said as the table says it) at a table where the
-    player is spelled Saoirse: not a confident vote for her before she says her name once
-    (by another voice than the voter's), a confident one after; forgotten, as before.
-    (Round 15's box hears en-us+m3's "I vote for Tiger" as Tadhg without a clip, 0.60:
-    the first pass's reading of a name Whisper cannot write; en-gb's "Seersha" it does
-    not, 0.31.)"""
-    vote = padded(speech(wavs, "I vote for Seersha", "en-gb"), 0.4, 0.4)
+def test_enrollment_makes_a_name_said_the_way_the_table_says_it_surer(ears, wavs):
+    """"I vote for Tiger" (Tadhg, said as the table says it) at a table where the player
+    is spelled Tadhg: never a vote for someone else before he says his name once (by
+    another voice than the voter's), a surer one for him after; forgotten, as before.
+    (Until round 19 en-gb's "I vote for Seersha" was asked again without Saoirse's clip,
+    0.31; since Whisper also scores the names it has no word for as they are said,
+    "Sersha", it is right without one, and so are this table's other names said so.)"""
+    vote = padded(speech(wavs, "I vote for Tiger", "en-gb"), 0.4, 0.4)
     before = understand_audio(vote, ears, "en", TABLE, EXPECT["vote"])
-    assert before.player != "Saoirse" or before.confidence < 0.5, before
-    clip = padded(speech(wavs, "Seersha", "en-us+f2"), 0.3, 0.3)
-    ears.enroll("Saoirse", clip.samples, "en")
+    assert before.player == "Tadhg" or before.confidence < 0.5, before
+    clip = padded(speech(wavs, "Tiger", "en-us+f2"), 0.3, 0.3)
+    ears.enroll("Tadhg", clip.samples, "en")
     try:
         after = understand_audio(vote, ears, "en", TABLE, EXPECT["vote"])
-        assert after.player == "Saoirse" and after.confidence >= 0.5, after
-        assert ears.first.enrolled.get("saoirse")  # a pronunciation beside the spelled one
-        assert ears.backup.spellings.get("Saoirse")  # and Whisper's spelling of the clip
+        assert after.player == "Tadhg" and after.confidence >= 0.5, after
+        assert after.confidence >= before.confidence + 0.1, (before, after)
+        assert ears.first.enrolled.get("tadhg")  # a pronunciation beside the spelled one
+        assert ears.backup.spellings.get("Tadhg")  # and Whisper's spelling of the clip
     finally:
-        ears.forget("Saoirse")
-    assert not ears.first.enrolled.get("saoirse") and "Saoirse" not in ears.backup.spellings
+        ears.forget("Tadhg")
+    assert not ears.first.enrolled.get("tadhg") and "Tadhg" not in ears.backup.spellings
     again = understand_audio(vote, ears, "en", TABLE, EXPECT["vote"])
-    assert again.player != "Saoirse" or again.confidence < 0.5, again
+    assert (again.player, round(again.confidence, 6)) == (before.player,
+                                                          round(before.confidence, 6))
 
 
 def hear(*args: str) -> subprocess.CompletedProcess[str]:
