@@ -425,8 +425,9 @@ def _unwritten_seat(row: dict) -> bool:
     """The first pass read a seat number Whisper's transcript does not hold (see TwoPass)."""
     from local_voice.whisper import WhisperRecognizer
 
-    return WhisperRecognizer._unwritten_seat(row["lang"], str(row.get("first_text") or ""),
-                                             str(row.get("w_heard") or ""))
+    first = str(row.get("first_text") or "")
+    return any(c.text == first and c.player is not None for c, _ in _candidates(row)) and \
+        WhisperRecognizer._unwritten_seat(row["lang"], first, str(row.get("w_heard") or ""))
 
 
 def _carried(row: dict) -> bool:
