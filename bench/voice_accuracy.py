@@ -11,7 +11,9 @@ speech (SNR +10 dB: the speech's level over its loud frames against the babble's
 whole clip, babble also in the 0.4 s before and after the vote). "talk" is what is said at
 the table that is not a vote at all ("who wants another cup of tea"), by the same voices:
 it must not be counted as a vote; "talk-langs" is the same in the six other languages
-(four lines each, by their espeak-ng voices). Everything goes through
+(four lines each, by their espeak-ng voices); "talk-absent" is the clean votes for a player
+by name, each at a table without that player (a vote for a dead player, or a name the box
+never heard of): counted for anyone at the table, it is a wrong vote. Everything goes through
 `local_voice.hearing.understand_audio`, the same path as `wolfvillage hear --expect vote`;
 with --stream, through the box's live path instead (`understand_frames`).
 
@@ -355,7 +357,8 @@ def lang_talk_cases(quick: bool) -> list[tuple[str, str, str, str, str | None]]:
     return out
 
 
-CONDITIONS = ("clean", "babble", "talk", "respelled", "enrolled", *LANGS, "talk-langs")
+CONDITIONS = ("clean", "babble", "talk", "respelled", "enrolled", *LANGS, "talk-langs",
+              "talk-absent")
 
 
 def condition_audio(condition: str, quick: bool, step: int = 1,  # type: ignore[no-untyped-def]
@@ -375,6 +378,15 @@ def condition_audio(condition: str, quick: bool, step: int = 1,  # type: ignore[
         for i, (kind, voice, text, player) in enumerate(talk_cases(quick)):
             if not (i - offset) % step:
                 yield "en", NAMES, padded(speech(kind, voice, text)), voice, text, player
+    elif condition == "talk-absent":
+        # the clean votes for a player by name, at a table without that player (a vote
+        # for a dead player, or a name the box never heard of): counted for anyone, it
+        # is a wrong vote; asked again, it is what the box should do
+        for i, (kind, voice, text, player) in enumerate(cases(quick)):
+            if (i - offset) % step or player not in NAMES or player not in text:
+                continue
+            table = [n for n in NAMES if n != player]
+            yield "en", table, padded(speech(kind, voice, text)), voice, text, TALK
     elif condition in ("respelled", "enrolled"):
         for i, (kind, voice, text, player) in enumerate(respelled_cases(quick)):
             if not (i - offset) % step:
