@@ -423,10 +423,11 @@ def _bare_number(row: dict) -> bool:
 
 def _unwritten_seat(row: dict) -> bool:
     """The first pass read a seat number Whisper's transcript does not hold (see TwoPass)."""
+    from local_voice.fusion import _names_a_player
     from local_voice.whisper import WhisperRecognizer
 
     first = str(row.get("first_text") or "")
-    return any(c.text == first and c.player is not None for c, _ in _candidates(row)) and \
+    return _names_a_player(_candidates(row), first) and \
         WhisperRecognizer._unwritten_seat(row["lang"], first, str(row.get("w_heard") or ""))
 
 

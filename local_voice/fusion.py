@@ -515,7 +515,7 @@ class TwoPass:
         carrier and another name (`_carried_off`): its answer stands."""
         return heard is not None and heard.confidence >= self.CHECK_ABOVE and (
             agree or not (self.backup._bare_number(grammar.lang, reading.best) or
-                          (_names_a_player(reading, heard.text) and
+                          (_names_a_player(reading.scored, heard.text) and
                            self.backup._unwritten_seat(grammar.lang, heard.text, str(
                                reading.features.get("w_heard", "")))) or
                           _carried_off(reading.best, heard.text)))
@@ -672,10 +672,10 @@ def ps_margin(scored: list[tuple[Candidate, float]], ps: dict[str, float],
     return max(own) - max(rivals) if rivals else 10.0
 
 
-def _names_a_player(reading: Reading, text: str) -> bool:
+def _names_a_player(scored: list[tuple[Candidate, float]], text: str) -> bool:
     """The sentence `text` is one Whisper scored, and it names a player ("no one" says a
     number and names nobody)."""
-    return any(c.text == text and c.player is not None for c, _ in reading.scored)
+    return any(c.text == text and c.player is not None for c, _ in scored)
 
 
 def _carried_off(best: Candidate, first_text: str) -> bool:

@@ -996,7 +996,8 @@ def test_a_seat_the_first_pass_reads_but_whisper_never_wrote_is_not_left_to_stan
     # "no one" says a number but names nobody: the rule asks only of a player's seat
     from local_voice.fusion import _names_a_player
 
-    scored = _reading([("no one", None, 2.0), ("number seven", "Saoirse", 1.0)], "nobody")
+    scored = _reading([("no one", None, 2.0), ("number seven", "Saoirse", 1.0)],
+                      "nobody").scored
     assert not _names_a_player(scored, "no one") and _names_a_player(scored, "number seven")
 
     from local_voice.recognizers import Recognized
