@@ -550,6 +550,10 @@ def fit_fusion(rows: list[dict], wrong: float, l2: float,
             mine = [r for r in rows if r["condition"] == c]
             right = bad_votes = firsts = 0
             for r in mine:
+                if r.get("unlisted") and path(r) != "first":
+                    # a vote for a name the table does not have (TwoPass._unlisted: the
+                    # dump flags it where the box's own confidence counted the vote)
+                    continue
                 if path(r) != "backup" or keep.get(id(r)):  # the first pass's answer
                     right += bool(r.get("first_right"))
                     bad_votes += bool(r.get("first_vote")) and not r.get("first_right")

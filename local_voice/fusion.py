@@ -26,8 +26,12 @@ Whisper cannot write (several of its tokens), the first pass's reading counts if
 enough (`TwoPass.first_kept`, round 15: the first pass hears such a name by its
 pronunciation). Talk that says more than a vote is never a vote (`TwoPass.said_more`).
 
-`last_path` says which decided ("first", "checked", "backup" or "first-kept"), for the
-bench's figures.
+A vote about to be counted for a player is not, when Whisper writes there a common first
+name that sounds like nobody at the table (`TwoPass._unlisted`: a vote for someone the
+table does not have); nothing is said to the narrator then.
+
+`last_path` says which decided ("first", "checked", "backup", "first-kept", or "unlisted"
+for such a vote), for the bench's figures.
 """
 
 from __future__ import annotations
@@ -403,6 +407,8 @@ class TwoPass:
                     "first_text": heard.text if heard is not None else None}
         self.last_features = features
         if self._checks(heard, agree, reading, grammar):
+            if self._unlisted(_candidate(reading, heard.text), grammar):
+                return None
             self.last_path = "checked"  # Whisper found nothing the first pass cannot hear
             return heard
         self.last_path = "backup"
@@ -410,6 +416,8 @@ class TwoPass:
         if confidence < self.ask_below and heard is not None:
             kept = self.first_kept(reading, heard, features)
             if kept is not None:
+                if self._unlisted(_candidate(reading, heard.text), grammar):
+                    return None
                 # Whisper's reading is not taken, the first pass's is (FIRST_WEIGHTS)
                 self.last_path = "first-kept"
                 return Recognized(heard.text, kept)
@@ -426,7 +434,26 @@ class TwoPass:
                 self.last_features = {**features, "w_alone_text": reading.best.text,
                                       "ps_asked": chosen.text}
                 return Recognized(chosen.text, confidence)
+        if confidence >= self.ask_below and self._unlisted(reading.best, grammar):
+            return None
         return Recognized(reading.best.text, confidence)
+
+    def _unlisted(self, cand: Candidate | None, grammar: Grammar) -> bool:
+        """The vote about to be counted is for someone the table does not have: Whisper
+        writes a common first name there that sounds like no player's
+        (`WhisperRecognizer.unlisted_name`). Round 20 (docs/voice.md): of the bench's
+        clean votes by name played at a table without that player, 29 % to 35 % were
+        counted for someone else ("I'm voting for Henry" as Anna, "vote for Jack" as
+        Ben). Nothing is said to the narrator then, as with table talk, which asks its
+        question again; the features keep the name (`unlisted`)."""
+        if cand is None or self.backup is None:
+            return False
+        word = self.backup.unlisted_name(cand, grammar)
+        if word is None:
+            return False
+        self.last_path = "unlisted"
+        self.last_features = {**self.last_features, "unlisted": word}
+        return True
 
     def _talk(self, reading: Reading, heard: Recognized | None,
               first_features: dict[str, Any]) -> None:
@@ -670,6 +697,12 @@ def ps_margin(scored: list[tuple[Candidate, float]], ps: dict[str, float],
     if not own:
         return -10.0
     return max(own) - max(rivals) if rivals else 10.0
+
+
+def _candidate(reading: Reading, text: str) -> Candidate | None:
+    """The sentence of `reading` whose text is `text` (the first pass's reading is among
+    the candidates: it is the read's hint)."""
+    return next((c for c, _ in reading.scored if c.text == text), None)
 
 
 def _names_a_player(scored: list[tuple[Candidate, float]], text: str) -> bool:

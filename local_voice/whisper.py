@@ -329,6 +329,24 @@ class WhisperScorer:
         return [self.tokenizer.decode([t for t in ids if t < self.eot]).strip()
                 for ids in result.sequences_ids]
 
+    def continuations(self, encoded: object, lang: str, prefix: str, beams: int = 4,
+                      hypotheses: int = 3, length: int = 8) -> list[str]:
+        """How Whisper would go on after `prefix` (forced: "I vote for"), its few best
+        beams, the prefix left out: what it writes where the grammar has a name."""
+        forced = self.tokens(prefix) if prefix.strip() else []
+        start = [*self.start(lang), *forced]
+        with self._lock:
+            result = self.model.generate(encoded, [start], beam_size=beams,
+                                         num_hypotheses=min(hypotheses, beams),
+                                         max_length=len(start) + length)[0]
+        out = []
+        for ids in result.sequences_ids:
+            ids = [t for t in ids if t < self.eot]
+            if forced and ids[: len(forced)] == forced:
+                ids = ids[len(forced):]
+            out.append(self.tokenizer.decode(ids).strip())
+        return out
+
     def log_probs(self, encoded: object, frames: int, lang: str,
                   texts: list[str], end: bool = True) -> list[float]:
         """Each text's log probability under the audio (its tokens and, with `end`, the
@@ -510,6 +528,12 @@ class WhisperRecognizer:
     # are said, at most this many ways (phonetics.said_spellings: "Shivawn" beside
     # "Siobhan")
     SAID_SPELLINGS = 3
+    # A vote for a name nobody at the table has (`unlisted_name`): a common first name
+    # Whisper writes there counts if it sounds like none of the players' names by more
+    # than this (phonetics.sounds_apart, 0-1 per phone). Round 20 (docs/voice.md): at
+    # 0.5, "ted" (Tadhg), "eva" and "ethan" (Aoife, said "Eefa") are near enough to be
+    # left alone. None: never asked.
+    UNLISTED_APART: float | None = 0.5
     PRIOR = 0.75  # how much of the silence score is taken off (bench: 0.75 best)
     BARE_NUMBER = 2.5  # log units off a player named by a lone number (see _bare_number)
     # Which carriers are scored with every player: by default the ones closest to the
@@ -548,6 +572,7 @@ class WhisperRecognizer:
         self.last_features: dict[str, float] = {}
         self.last_reading: Reading | None = None
         self._candidates: dict[tuple, tuple] = {}
+        self._last_encoded: tuple[object, str] | None = None  # the last read's audio
 
     # the Recognizer protocol
 
@@ -683,6 +708,7 @@ class WhisperRecognizer:
         scorer = self.scorer
         audio = self._padded(samples)
         (encoded, frames), = scorer.encode_all([audio])
+        self._last_encoded = (encoded, lang)
         # the padding's silence makes the greedy transcript loop ("ted ted ted ted"); a
         # repetition penalty (2.0, and no repeated 3-grams) stopped that but held out
         # worse (clean 81.4 -> 74.7 % right, babble 1.0 -> 2.1 % wrong: round 6), so the
@@ -782,6 +808,49 @@ class WhisperRecognizer:
         else:
             reading.features["w_outside"] = 0.0
         return reading
+
+    def unlisted_name(self, cand: Candidate, grammar: object) -> str | None:
+        """A common first name that sounds like nobody at the table, which Whisper writes
+        where `cand` (a sentence of the last read) names its player: the vote is for
+        someone the table does not have ("I vote for Henry" at a table without Henry),
+        whom the grammar can only read as another player. Whisper goes on from the
+        sentence's own carrier (forced: "I vote for"), so that a garbled carrier does
+        not hide the name; its few best beams each give their first words. None when
+        nothing such was written, the sentence names its player by number, or the
+        language has no list (common_names)."""
+        from local_voice.common_names import common_first_names
+        from local_voice.phonetics import sounds_apart
+
+        if self._last_encoded is None or cand.player is None or self.UNLISTED_APART is None:
+            return None
+        encoded, lang = self._last_encoded
+        known = common_first_names(lang)
+        if not known or lang != grammar.lang or _is_number_form(lang, cand.text):
+            return None
+        templates, _, forms = self.candidates(grammar)
+        carrier = _carrier_of(cand.text, forms)
+        said = next((s for s, t in templates if t == carrier), None)
+        if said is None:
+            return None
+        prefix = said.split("{}")[0].strip()
+        # every way the table's players are said, by name (spellings, respellings)
+        table = {f[0].casefold() for f in forms if not _is_number_form(lang, f[1])}
+        table_words = {w for f in table for w in f.split()}
+        for going_on in self.scorer.continuations(encoded, lang, prefix):
+            words = _name_like(going_on).casefold().split()[:2]
+            if len(words) > 1 and any(sounds_apart(" ".join(words), form) <=
+                                      self.UNLISTED_APART for form in table):
+                # a player's name as Whisper splits it in two: "Oliver" written "only
+                # vera" (0.44), which "vera" alone is not (0.64)
+                continue
+            for word in words:
+                # apart both ways: a short name fits inside a longer one ("Ben" in
+                # "Henry": 0.33 one way, 1 the other)
+                if word in known and word not in table_words and all(
+                        max(sounds_apart(word, form), sounds_apart(form, word)) >
+                        self.UNLISTED_APART for form in table):
+                    return word
+        return None
 
     def _ensemble(self, samples: np.ndarray, lang: str, scores: dict[Candidate, float]
                   ) -> tuple[dict[Candidate, float], list[str]]:
