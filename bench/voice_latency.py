@@ -185,6 +185,7 @@ def main() -> int:
     premature = [0]  # pause hints the speech went on after
     hidden_ms = 0.0  # the trailing silence after the pause hint
     firsts: list[str] = []
+    ahead: list[float] = []  # the answers' lines made while the question is asked (ms)
     for _ in range(args.runs):
         for _text, pcm in clips:
             narrator = relay.session(game_id).narrator
@@ -192,6 +193,14 @@ def main() -> int:
                 relay, game_id = day_vote(tmp, lang, names)
                 narrator = relay.session(game_id).narrator
             listen = narrator.listening()
+            # what the box does while it asks the question (Box.prepare_answers): the
+            # lines the answer can start with, made ahead; the bench plays no question, so
+            # it waits for them, and says how long that took against the question's length
+            t = time.perf_counter()
+            mouth.prepare_lines(lambda relay=relay, game_id=game_id: [
+                line(lang, c.key, c.params) for c in relay.answers_ahead(game_id)])
+            mouth._preparing.join()
+            ahead.append(1000 * (time.perf_counter() - t))
             segmenter = Segmenter()
             current: list[Listening] = []
             segmenter.listener = _listener(current, recognizer, listen.intents, lang, names,
@@ -277,6 +286,12 @@ def main() -> int:
           f"{statistics.median(hear):.0f} ms, max {max(hear):.0f} ms")
     print(f"narrator: median {statistics.median(r[1] for r in rows):.1f} ms")
     slowest = max(range(len(rows)), key=lambda k: rows[k][2])
+    question = min(mouth.voice.synthesize(line(lang, "ask_vote", {"name": n})).seconds()
+                   for n in names)
+    print(f"answers' first lines made ahead while the question is asked: median "
+          f"{statistics.median(ahead):.0f} ms, max {max(ahead):.0f} ms (the shortest "
+          f"question, \"{line(lang, 'ask_vote', {'name': names[0]})}\" and the like, "
+          f"lasts {1000 * question:.0f} ms)")
     print(f"first sentence as audio: median {statistics.median(r[2] for r in rows):.1f} ms, "
           f"max {rows[slowest][2]:.0f} ms ({firsts[slowest]!r}); "
           f"e.g. {sorted(set(firsts))[:4]}")

@@ -121,6 +121,22 @@ class VoiceMouth:
         if wait:
             self._preparing.join()
 
+    def prepare_lines(self, texts: Callable[[], list[str]]) -> None:
+        """Synthesise the lines `texts()` gives that are not made yet into the disk cache,
+        in the background (`texts` too runs there), after whatever is being prepared
+        already: the narrator's answers ahead (Box.prepare_answers)."""
+        before = self._preparing
+
+        def work() -> None:
+            todo = [t for t in dict.fromkeys(texts()) if t and not self.voice.has(t)]
+            if before is not None:
+                before.join()
+            for text in todo:
+                self.voice.synthesize(text, cache_it=True)
+
+        self._preparing = threading.Thread(target=work, name="voice-ahead", daemon=True)
+        self._preparing.start()
+
     def say(self, sentences: list[tuple[str, float]]) -> None:
         from concurrent.futures import ThreadPoolExecutor
 
@@ -166,6 +182,8 @@ class Box:
     # ---------------------------------------------------------------- speaking
 
     def perform(self, cues: list[Any]) -> None:
+        if any(isinstance(cue, Listen) for cue in cues):
+            self.prepare_answers()  # in the background, while the question is asked
         sentences: list[tuple[str, float]] = []
         for cue in cues:
             if isinstance(cue, Record):
@@ -186,6 +204,26 @@ class Box:
                 self.last_tick = self.clock() if cue.action == "start" else None
         if sentences:
             self.mouth.say(sentences)
+
+    def prepare_answers(self) -> None:
+        """The lines the narrator would say first to each answer of the question about to
+        be asked (`Narrator.answers_ahead`), made in the background while it is asked: the
+        name lines are made at game start, but a tie's announcement names several players
+        and cost 280-330 ms of Piper after the last vote (docs/voice.md, round 20)."""
+        ahead = getattr(self.mouth, "prepare_lines", None)
+        if ahead is None:
+            return
+
+        def texts() -> list[str]:
+            out = []
+            for cue in self.relay.answers_ahead(self.game_id):
+                try:
+                    out.append(line(self.lang, cue.key, cue.params))
+                except (KeyError, ValueError):
+                    continue
+            return out
+
+        ahead(texts)
 
     def catch_up(self) -> bool:
         """Say what happened since the voice last spoke (taps, answers, a restart)."""

@@ -186,6 +186,36 @@ class Narrator:
     def ok(self, cues: list[Cue]) -> Reply:
         return Reply(True, cues)
 
+    def answers_ahead(self) -> list[Say]:
+        """What the narrator would say first to each answer it listens for now that names
+        a player (each player who may be named, and nobody): the lines up to its next
+        question, worked out on copies of itself (nothing here changes). The box's mouth
+        makes these ahead while the question is spoken, so that the answer to a last vote
+        that ties ("It's a tie between Tamsin, Siobhan and Ben.", a line no name's lines
+        hold) starts at once."""
+        from copy import deepcopy
+
+        listen = self.listening()
+        if listen is None or not listen.names or self.paused or self.confirming:
+            return []
+        named = next((i for i in listen.intents if i in NAME_ANSWER), None)
+        if named is None:
+            return []
+        answers = [Heard(named, {"player": name}, listen.player) for name in listen.names]
+        answers += [Heard(i, {}, listen.player) for i in listen.intents
+                    if i in NOBODY_ANSWER][:1]
+        out: list[Say] = []
+        for heard in answers:
+            reply = deepcopy(self).handle(heard)
+            if not reply.accepted:
+                continue
+            for cue in reply.cues:
+                if isinstance(cue, Listen):
+                    break
+                if isinstance(cue, Say) and cue not in out:
+                    out.append(cue)
+        return out
+
     def living_names(self) -> tuple[str, ...]:
         return tuple(self.game.alive_names()) if self.game else tuple(self.config.players)
 

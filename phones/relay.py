@@ -317,6 +317,13 @@ class Relay:
             self._sessions[game_id] = session
         return session
 
+    def answers_ahead(self, game_id: str) -> list[Any]:
+        """`Narrator.answers_ahead` of the table, under its lock (a phone's input cannot
+        change the narrator while it is copied)."""
+        session = self.session(game_id)
+        with self._lock(game_id):
+            return session.narrator.answers_ahead()
+
     def _catch_up(self, game_id: str, cached: TableSession) -> bool:
         """Bring a cached table up to the stored log by feeding it only the inputs stored
         since it was last current (what another process accepted), instead of replaying the
