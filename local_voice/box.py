@@ -9,6 +9,7 @@ phones, spoken answers and a restart all go through one path.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -128,7 +129,12 @@ class VoiceMouth:
         before = self._preparing
 
         def work() -> None:
-            todo = [t for t in dict.fromkeys(texts()) if t and not self.voice.has(t)]
+            try:
+                made = texts()
+            except Exception:  # only a head start: the answer is synthesised when said
+                logging.getLogger(__name__).exception("the answers' lines ahead")
+                made = []
+            todo = [t for t in dict.fromkeys(made) if t and not self.voice.has(t)]
             if before is not None:
                 before.join()
             for text in todo:
