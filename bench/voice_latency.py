@@ -198,8 +198,7 @@ def main() -> int:
             # it waits for them, and says how long that took against the question's length
             t = time.perf_counter()
             mouth.prepare_lines(lambda relay=relay, game_id=game_id: [
-                line(lang, c.key, c.params) for c in relay.answers_ahead(game_id)])
-            mouth._preparing.join()
+                line(lang, c.key, c.params) for c in relay.answers_ahead(game_id)], wait=True)
             ahead.append(1000 * (time.perf_counter() - t))
             segmenter = Segmenter()
             current: list[Listening] = []

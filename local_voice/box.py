@@ -122,7 +122,7 @@ class VoiceMouth:
         if wait:
             self._preparing.join()
 
-    def prepare_lines(self, texts: Callable[[], list[str]]) -> None:
+    def prepare_lines(self, texts: Callable[[], list[str]], wait: bool = False) -> None:
         """Synthesise the lines `texts()` gives that are not made yet into the disk cache,
         in the background (`texts` too runs there), after whatever is being prepared
         already: the narrator's answers ahead (Box.prepare_answers)."""
@@ -142,6 +142,8 @@ class VoiceMouth:
 
         self._preparing = threading.Thread(target=work, name="voice-ahead", daemon=True)
         self._preparing.start()
+        if wait:
+            self._preparing.join()
 
     def say(self, sentences: list[tuple[str, float]]) -> None:
         from concurrent.futures import ThreadPoolExecutor
@@ -211,7 +213,7 @@ class Box:
         if sentences:
             self.mouth.say(sentences)
 
-    def prepare_answers(self) -> None:
+    def prepare_answers(self, wait: bool = False) -> None:
         """The lines the narrator would say first to each answer of the question about to
         be asked (`Narrator.answers_ahead`), made in the background while it is asked: the
         name lines are made at game start, but a tie's announcement names several players
@@ -229,7 +231,7 @@ class Box:
                     continue
             return out
 
-        ahead(texts)
+        ahead(texts, wait)
 
     def catch_up(self) -> bool:
         """Say what happened since the voice last spoke (taps, answers, a restart)."""

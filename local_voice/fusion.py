@@ -407,7 +407,7 @@ class TwoPass:
                     "first_text": heard.text if heard is not None else None}
         self.last_features = features
         if self._checks(heard, agree, reading, grammar):
-            if self._unlisted(_candidate(reading, heard.text), grammar):
+            if self._unlisted(_candidate(reading.scored, heard.text), grammar):
                 return None
             self.last_path = "checked"  # Whisper found nothing the first pass cannot hear
             return heard
@@ -416,7 +416,7 @@ class TwoPass:
         if confidence < self.ask_below and heard is not None:
             kept = self.first_kept(reading, heard, features)
             if kept is not None:
-                if self._unlisted(_candidate(reading, heard.text), grammar):
+                if self._unlisted(_candidate(reading.scored, heard.text), grammar):
                     return None
                 # Whisper's reading is not taken, the first pass's is (FIRST_WEIGHTS)
                 self.last_path = "first-kept"
@@ -509,7 +509,7 @@ class TwoPass:
         text = max(fitted, key=lambda t: ps[t])
         if ps[text] <= ps[reading.best.text]:
             return None
-        chosen = next((c for c, _ in reading.scored if c.text == text), None)
+        chosen = _candidate(reading.scored, text)
         if chosen is None or _meaning(chosen) == _meaning(reading.best):
             return None
         return chosen
@@ -699,10 +699,10 @@ def ps_margin(scored: list[tuple[Candidate, float]], ps: dict[str, float],
     return max(own) - max(rivals) if rivals else 10.0
 
 
-def _candidate(reading: Reading, text: str) -> Candidate | None:
-    """The sentence of `reading` whose text is `text` (the first pass's reading is among
-    the candidates: it is the read's hint)."""
-    return next((c for c, _ in reading.scored if c.text == text), None)
+def _candidate(scored: list[tuple[Candidate, float]], text: str) -> Candidate | None:
+    """The scored sentence whose text is `text` (the first pass's reading is among the
+    candidates: it is the read's hint)."""
+    return next((c for c, _ in scored if c.text == text), None)
 
 
 def _names_a_player(scored: list[tuple[Candidate, float]], text: str) -> bool:
@@ -727,7 +727,7 @@ def first_reading(scored: list[tuple[Candidate, float]], first_text: str
                   ) -> Candidate | None:
     """The candidate the first pass read, when it names a player and means something
     else than Whisper's best sentence (the first of `scored`, best first)."""
-    mine = next((c for c, _ in scored if c.text == first_text), None)
+    mine = _candidate(scored, first_text)
     if mine is None or mine.player is None or _meaning(mine) == _meaning(scored[0][0]):
         return None
     return mine
@@ -776,7 +776,7 @@ def sound_arbiter(scored: list[tuple[Candidate, float]], best: Candidate, first_
 
     if margin is None or not scored or not transcript.strip():
         return None
-    mine = next((c for c, _ in scored if c.text == first_text), None)
+    mine = _candidate(scored, first_text)
     if mine is None or not _names_by_name(best) or not _names_by_name(mine) or \
             _meaning(mine) == _meaning(best):
         return None

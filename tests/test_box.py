@@ -232,6 +232,29 @@ def drive_phones(relay: Relay, game_id: str, links: dict[str, str], rng: random.
     return sent
 
 
+def at_the_day_vote(tmp: Path, names: list[str], seed: int
+                    ) -> tuple[Relay, str, dict[str, str]]:
+    """A table at its first day vote (roll call), its night played by its phones (their
+    choices drawn with `seed`): the relay, the game and each player's link."""
+    store = open_store(f"sqlite:///{tmp / 'games.db'}")
+    relay = Relay(store, call_pause=0.5)
+    code, _ = relay.create_room("en")
+    game_id = store.lookup(f"room:{code}")
+    links = {name: relay.join(code, name) for name in names}
+    handle(relay, game_id, Heard("StartGameIntent"))
+    handle(relay, game_id, Heard("ReadyIntent"))
+    rng = random.Random(seed)
+    for _ in range(200):
+        narrator = relay.session(game_id).narrator
+        if narrator.phase != "night":
+            break
+        if not drive_phones(relay, game_id, links, rng) and narrator.timer is not None:
+            handle(relay, game_id, Tick(narrator.timer))  # the call's time passes
+    handle(relay, game_id, Heard("SkipClockIntent"))
+    assert relay.session(game_id).narrator.phase == "vote"
+    return relay, game_id, links
+
+
 @dataclass
 class Played:
     relay: Relay
@@ -390,22 +413,8 @@ def test_a_low_confidence_name_is_confirmed_before_it_counts(tmp_path, voice_cac
     by the player's number ("Was that number three, Ana? Say yes or no."), aloud and on the
     voter's phone; a "no" counts nothing and the question comes again; a "yes" counts it;
     a tap on the voter's phone counts it too, and whichever comes first counts once."""
-    store = open_store(f"sqlite:///{tmp_path / 'games.db'}")
-    relay = Relay(store, call_pause=0.5)
-    code, _ = relay.create_room("en")
-    game_id = store.lookup(f"room:{code}")
     names = ["Ana", "Ben", "Tamsin", "Cal", "Dora"]
-    links = {name: relay.join(code, name) for name in names}
-    handle(relay, game_id, Heard("StartGameIntent"))
-    handle(relay, game_id, Heard("ReadyIntent"))
-    rng = random.Random(3)
-    for _ in range(200):
-        narrator = relay.session(game_id).narrator
-        if narrator.phase != "night":
-            break
-        if not drive_phones(relay, game_id, links, rng) and narrator.timer is not None:
-            handle(relay, game_id, Tick(narrator.timer))  # the call's time passes
-    handle(relay, game_id, Heard("SkipClockIntent"))
+    relay, game_id, links = at_the_day_vote(tmp_path, names, seed=3)
     narrator = relay.session(game_id).narrator
     assert narrator.phase == "vote"
     mouth = WavMouth(tmp_path / "spoken", voice_cache, names)
@@ -561,26 +570,6 @@ def test_the_lines_that_answer_a_vote_are_synthesised_ahead(tmp_path):
     assert voice.has(line("en", "did_you_say", {"name": "Ana"}))
 
 
-def _at_the_day_vote(tmp: Path, names: list[str]) -> tuple[Relay, str]:
-    """A table at its first day vote (roll call), its night played by its phones."""
-    relay = Relay(open_store(f"sqlite:///{tmp / 'ahead.db'}"), call_pause=0.5)
-    code, _ = relay.create_room("en")
-    game_id = relay.store.lookup(f"room:{code}")
-    links = {name: relay.join(code, name) for name in names}
-    handle(relay, game_id, Heard("StartGameIntent"))
-    handle(relay, game_id, Heard("ReadyIntent"))
-    rng = random.Random(5)
-    for _ in range(200):
-        narrator = relay.session(game_id).narrator
-        if narrator.phase != "night":
-            break
-        if not drive_phones(relay, game_id, links, rng) and narrator.timer is not None:
-            handle(relay, game_id, Tick(narrator.timer))
-    handle(relay, game_id, Heard("SkipClockIntent"))
-    assert relay.session(game_id).narrator.phase == "vote"
-    return relay, game_id
-
-
 def test_a_tie_the_last_vote_can_make_is_announced_from_a_line_made_ahead(tmp_path):
     from copy import deepcopy
 
@@ -590,7 +579,8 @@ def test_a_tie_the_last_vote_can_make_is_announced_from_a_line_made_ahead(tmp_pa
     # with, worked out on copies of the narrator, which itself does not change
     from local_voice.voices import EspeakVoice
 
-    relay, game_id = _at_the_day_vote(tmp_path, ["Ana", "Ben", "Cleo", "Dan", "Eve", "Finn"])
+    relay, game_id, _ = at_the_day_vote(tmp_path, ["Ana", "Ben", "Cleo", "Dan", "Eve", "Finn"],
+                                        seed=5)
     narrator = relay.session(game_id).narrator
     targets = itertools.cycle(narrator.living_names()[:2])
     while True:  # every voter but the last splits the votes between two players
@@ -607,8 +597,7 @@ def test_a_tie_the_last_vote_can_make_is_announced_from_a_line_made_ahead(tmp_pa
     voice = CachedVoice(EspeakVoice("en"), tmp_path / "lines")
     mouth = VoiceMouth(voice, lambda audio: None, names=lambda: list(narrator.living_names()))
     box = Box(relay, game_id, ears=None, mouth=mouth, recognizer=None)  # type: ignore[arg-type]
-    box.prepare_answers()
-    mouth._preparing.join()
+    box.prepare_answers(wait=True)
     narrator = relay.session(game_id).narrator
     assert len(narrator.told) == told and narrator.prompt == prompt  # copies only
     # the answer that ties, given for real: its announcement is already made
