@@ -163,7 +163,10 @@ def test_audios_encoded_together_and_scored_in_one_tree_score_as_one_by_one():
     under = scorer.log_probs_under(together, "fr", texts)
     for audio, (encoded, frames), scores in zip(audios, together, under, strict=True):
         alone = scorer.encode(audio)
-        assert np.allclose(np.asarray(encoded), np.asarray(alone), atol=1e-4)
+        # the encoder's outputs (up to 22 in size) differ in a batch by under 1e-4 on an
+        # AMD EPYC and 1.8e-4 on an Intel Xeon (another summation order); the scores by
+        # under 2e-5
+        assert np.allclose(np.asarray(encoded), np.asarray(alone), atol=1e-3)
         assert np.allclose(scores, scorer.log_probs(alone, frames, "fr", texts), atol=1e-3)
     # the sentence said is the best under every audio but the half cut off
     assert all(int(np.argmax(s)) == 0 for s in under[:2]), under
