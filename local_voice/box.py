@@ -334,8 +334,11 @@ class Box:
 
     @staticmethod
     def _names_someone(hearing: Hearing, narrator: Any) -> bool:
+        # a name the table does not have ("player" in the slots, no player) goes to the
+        # narrator too, which says it knows no one by that name and asks again
         return narrator.game is not None and (
-            hearing.player is not None or hearing.intent in NOBODY_ANSWER)
+            hearing.player is not None or hearing.intent in NOBODY_ANSWER
+            or bool(hearing.slots.get("player")))
 
     def confirm(self, hearing: Hearing) -> bool:
         """"Did you say Sam?" — only a clear yes counts the answer."""

@@ -407,8 +407,9 @@ class TwoPass:
                     "first_text": heard.text if heard is not None else None}
         self.last_features = features
         if self._checks(heard, agree, reading, grammar):
-            if self._unlisted(_candidate(reading.scored, heard.text), grammar):
-                return None
+            unknown = self._unlisted(_candidate(reading.scored, heard.text), grammar)
+            if unknown is not None:
+                return unknown
             self.last_path = "checked"  # Whisper found nothing the first pass cannot hear
             return heard
         self.last_path = "backup"
@@ -416,8 +417,9 @@ class TwoPass:
         if confidence < self.ask_below and heard is not None:
             kept = self.first_kept(reading, heard, features)
             if kept is not None:
-                if self._unlisted(_candidate(reading.scored, heard.text), grammar):
-                    return None
+                unknown = self._unlisted(_candidate(reading.scored, heard.text), grammar)
+                if unknown is not None:
+                    return unknown
                 # Whisper's reading is not taken, the first pass's is (FIRST_WEIGHTS)
                 self.last_path = "first-kept"
                 return Recognized(heard.text, kept)
@@ -434,26 +436,28 @@ class TwoPass:
                 self.last_features = {**features, "w_alone_text": reading.best.text,
                                       "ps_asked": chosen.text}
                 return Recognized(chosen.text, confidence)
-        if confidence >= self.ask_below and self._unlisted(reading.best, grammar):
-            return None
-        return Recognized(reading.best.text, confidence)
+        unknown = self._unlisted(reading.best, grammar) if confidence >= self.ask_below \
+            else None
+        return unknown or Recognized(reading.best.text, confidence)
 
-    def _unlisted(self, cand: Candidate | None, grammar: Grammar) -> bool:
+    def _unlisted(self, cand: Candidate | None, grammar: Grammar) -> Recognized | None:
         """The vote about to be counted is for someone the table does not have: Whisper
         writes a common first name there that sounds like no player's
         (`WhisperRecognizer.unlisted_name`). Round 20 (docs/voice.md): of the bench's
         clean votes by name played at a table without that player, 29 % to 35 % were
         counted for someone else ("I'm voting for Henry" as Anna, "vote for Jack" as
-        Ben). Nothing is said to the narrator then, as with table talk, which asks its
-        question again; the features keep the name (`unlisted`)."""
+        Ben). The sentence with that name instead (`Recognized.unknown`, confidence 0)
+        names no player, and the narrator says it knows no one by that name before it
+        asks again (round 21); the features keep the name (`unlisted`). None: no such
+        name was written."""
         if cand is None or self.backup is None:
-            return False
+            return None
         word = self.backup.unlisted_name(cand, grammar)
         if word is None:
-            return False
+            return None
         self.last_path = "unlisted"
         self.last_features = {**self.last_features, "unlisted": word}
-        return True
+        return Recognized(self.backup.naming(cand, word, grammar), 0.0, unknown=word)
 
     def _talk(self, reading: Reading, heard: Recognized | None,
               first_features: dict[str, Any]) -> None:

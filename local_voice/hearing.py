@@ -180,6 +180,15 @@ def _meaning(heard: Any, lang: str, names: list[str],
              intents: tuple[str, ...] | None) -> Hearing:
     if heard is None:
         return Hearing("", None, {}, None, 0.0)
+    unknown = getattr(heard, "unknown", None)
+    if unknown:
+        # a vote for a name the table does not have: its intent and the name, for the
+        # narrator to say it knows no one by that name; no player, nothing to count
+        understood = Understanding(lang).understand(heard.text, [*names, unknown.title()],
+                                                    intents)
+        if understood is None or understood.slots.get("player") != unknown.title():
+            return Hearing(heard.text, None, {}, None, 0.0)
+        return Hearing(heard.text, understood.intent, dict(understood.slots), None, 0.0)
     understood = Understanding(lang).understand(heard.text, names, intents)
     if understood is None:
         return Hearing(heard.text, None, {}, None, heard.confidence)

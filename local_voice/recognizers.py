@@ -46,6 +46,10 @@ SAMPLE_RATE = 16000
 class Recognized:
     text: str
     confidence: float
+    # a name heard where `text` names its player that is nobody at the table ("henry" in
+    # "i vote for henry", no Henry): the vote is for no one, and the narrator says so
+    # (fusion.TwoPass._unlisted)
+    unknown: str | None = None
 
 
 class Recognizer(Protocol):

@@ -852,6 +852,14 @@ class WhisperRecognizer:
                     return word
         return None
 
+    def naming(self, cand: Candidate, name: str, grammar: object) -> str:
+        """The grammar's sentence `cand` with `name` said instead of its player ("i vote
+        for Henry" for "i vote for anna"): what was said, for a name `unlisted_name` found."""
+        _, _, forms = self.candidates(grammar)
+        carrier = _carrier_of(cand.text, forms)
+        name = name.title()
+        return carrier.replace("{}", name, 1) if "{}" in carrier else name
+
     def _ensemble(self, samples: np.ndarray, lang: str, scores: dict[Candidate, float]
                   ) -> tuple[dict[Candidate, float], list[str]]:
         """The CAREFUL_TOP best candidates' scores averaged with their scores on the

@@ -570,6 +570,40 @@ def test_the_lines_that_answer_a_vote_are_synthesised_ahead(tmp_path):
     assert voice.has(line("en", "did_you_say", {"name": "Ana"}))
 
 
+def test_a_vote_for_a_name_the_table_does_not_have_is_answered_by_that_name(
+        tmp_path, voice_cache, speech_dir, recognizer):
+    """A voter names someone who is not at the table ("I vote for Henry", no Henry): the
+    grammar can only read another player, but Whisper writes "Henry" there
+    (`TwoPass._unlisted`), so the narrator says "I don't know anyone called Henry." and
+    asks again, aloud; nothing is counted, and the voter is not asked to confirm anyone
+    else. The same voter then says a player's name, and that vote counts."""
+    names = ["Ana", "Ben", "Tamsin", "Cal", "Dora"]
+    relay, game_id, _ = at_the_day_vote(tmp_path, names, seed=3)
+    narrator = relay.session(game_id).narrator
+    mouth = WavMouth(tmp_path / "spoken", voice_cache, names)
+    ears = TableEars(relay, game_id, mouth, speech_dir, seed=5)
+    box = Box(relay, game_id, ears, mouth, recognizer, "en", clock=lambda: 0.0)
+    box.spoken = relay.session(game_id).version
+    voter = narrator.listening().player
+    target = next(n for n in narrator.game.alive_names() if n != voter)
+    replies = iter([speech(speech_dir, "I vote for Henry", "en-us+m3")])
+    ears.utterance = lambda listen, timeout: next(replies)  # type: ignore[method-assign]
+    before = len(mouth.texts)
+    box.step()
+    box.catch_up()
+    said = mouth.texts[before:]
+    assert said == ["I don't know anyone called Henry.", f"{voter}, who do you vote for?"], (
+        said, box.heard[-1], recognizer.last_path, recognizer.last_features.get("unlisted"))
+    assert box.heard[-1].slots == {"player": "Henry"} and box.heard[-1].player is None
+    assert relay.session(game_id).narrator.actions[-1][1] != "vote"
+    assert relay.session(game_id).narrator.listening().player == voter
+
+    replies = iter([speech(speech_dir, f"I vote for {target}", "piper")])
+    box.step()
+    box.catch_up()
+    assert relay.session(game_id).narrator.actions[-1] == [voter, "vote", target]
+
+
 def test_a_tie_the_last_vote_can_make_is_announced_from_a_line_made_ahead(tmp_path):
     from copy import deepcopy
 
