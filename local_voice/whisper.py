@@ -573,6 +573,8 @@ class WhisperRecognizer:
         self.last_reading: Reading | None = None
         self._candidates: dict[tuple, tuple] = {}
         self._last_encoded: tuple[object, str] | None = None  # the last read's audio
+        # the last read's continuation from a carrier (going_on): (its key, its words)
+        self._going_on: tuple[tuple, list[list[str]]] | None = None
 
     # the Recognizer protocol
 
@@ -709,6 +711,7 @@ class WhisperRecognizer:
         audio = self._padded(samples)
         (encoded, frames), = scorer.encode_all([audio])
         self._last_encoded = (encoded, lang)
+        self._going_on = None  # continuations are of one read's audio
         # the padding's silence makes the greedy transcript loop ("ted ted ted ted"); a
         # repetition penalty (2.0, and no repeated 3-grams) stopped that but held out
         # worse (clean 81.4 -> 74.7 % right, babble 1.0 -> 2.1 % wrong: round 6), so the
@@ -809,23 +812,17 @@ class WhisperRecognizer:
             reading.features["w_outside"] = 0.0
         return reading
 
-    def unlisted_name(self, cand: Candidate, grammar: object) -> str | None:
-        """A common first name that sounds like nobody at the table, which Whisper writes
-        where `cand` (a sentence of the last read) names its player: the vote is for
-        someone the table does not have ("I vote for Henry" at a table without Henry),
-        whom the grammar can only read as another player. Whisper goes on from the
-        sentence's own carrier (forced: "I vote for"), so that a garbled carrier does
-        not hide the name; its few best beams each give their first words. None when
-        nothing such was written, the sentence names its player by number, or the
-        language has no list (common_names)."""
-        from local_voice.common_names import common_first_names
-        from local_voice.phonetics import sounds_apart
-
-        if self._last_encoded is None or cand.player is None or self.UNLISTED_APART is None:
+    def going_on(self, cand: Candidate, grammar: object) -> list[list[str]] | None:
+        """What Whisper writes where `cand` (a sentence of the last read) names its player:
+        it goes on from the sentence's own carrier (forced: "I vote for"), so that a
+        garbled carrier does not hide the name, and each of its few best beams gives its
+        first two name-like words. None when the sentence names its player by number, or
+        no player, or the carrier is not one of the grammar's. Kept for the last read:
+        `unlisted_name` and `unlike_player` ask about the same sentence."""
+        if self._last_encoded is None or cand.player is None:
             return None
         encoded, lang = self._last_encoded
-        known = common_first_names(lang)
-        if not known or lang != grammar.lang or _is_number_form(lang, cand.text):
+        if lang != grammar.lang or _is_number_form(lang, cand.text):
             return None
         templates, _, forms = self.candidates(grammar)
         carrier = _carrier_of(cand.text, forms)
@@ -833,24 +830,76 @@ class WhisperRecognizer:
         if said is None:
             return None
         prefix = said.split("{}")[0].strip()
-        # every way the table's players are said, by name (spellings, respellings)
-        table = {f[0].casefold() for f in forms if not _is_number_form(lang, f[1])}
+        key = (lang, prefix)
+        if self._going_on is None or self._going_on[0] != key:
+            beams = [_name_like(b).casefold().split()[:2]
+                     for b in self.scorer.continuations(encoded, lang, prefix)]
+            self._going_on = (key, beams)
+        return self._going_on[1]
+
+    def _spoken_forms(self, grammar: object) -> dict[str, set[str]]:
+        """Every way the table's players are said by name (spellings, respellings,
+        enrolled spellings), casefolded, by player."""
+        _, _, forms = self.candidates(grammar)
+        table: dict[str, set[str]] = {}
+        for said, text, player in forms:
+            if not _is_number_form(grammar.lang, text):
+                table.setdefault(player, set()).add(said.casefold())
+        return table
+
+    def unlisted_name(self, cand: Candidate, grammar: object) -> str | None:
+        """A common first name that sounds like nobody at the table, which Whisper writes
+        where `cand` names its player (`going_on`, its best beam): the vote is for someone the table
+        does not have ("I vote for Henry" at a table without Henry), whom the grammar can
+        only read as another player. None when nothing such was written, or the language
+        has no list (common_names)."""
+        from local_voice.common_names import common_first_names
+        from local_voice.phonetics import sounds_apart
+
+        known = common_first_names(grammar.lang)
+        if self.UNLISTED_APART is None or not known:
+            return None
+        beams = self.going_on(cand, grammar)
+        if beams is None:
+            return None
+        table = set().union(*self._spoken_forms(grammar).values())
         table_words = {w for f in table for w in f.split()}
-        for going_on in self.scorer.continuations(encoded, lang, prefix):
-            words = _name_like(going_on).casefold().split()[:2]
-            if len(words) > 1 and any(sounds_apart(" ".join(words), form) <=
-                                      self.UNLISTED_APART for form in table):
-                # a player's name as Whisper splits it in two: "Oliver" written "only
-                # vera" (0.44), which "vera" alone is not (0.64)
-                continue
-            for word in words:
-                # apart both ways: a short name fits inside a longer one ("Ben" in
-                # "Henry": 0.33 one way, 1 the other)
-                if word in known and word not in table_words and all(
-                        max(sounds_apart(word, form), sounds_apart(form, word)) >
-                        self.UNLISTED_APART for form in table):
-                    return word
+        # the best beam only: "Jack" said alone by a low voice went on as "Jet. Jet.",
+        # then "Jeff. Jeff." (round 21: of 31 votes so stopped on the bench, the only
+        # one read right, and the only one but two whose best beam had no such name)
+        words = beams[0] if beams else []
+        if len(words) > 1 and any(sounds_apart(" ".join(words), form) <=
+                                  self.UNLISTED_APART for form in table):
+            # a player's name as Whisper splits it in two: "Oliver" written "only vera"
+            # (0.44), which "vera" alone is not (0.64)
+            return None
+        for word in words:
+            # apart both ways: a short name fits inside a longer one ("Ben" in "Henry":
+            # 0.33 one way, 1 the other)
+            if word in known and word not in table_words and all(
+                    max(sounds_apart(word, form), sounds_apart(form, word)) >
+                    self.UNLISTED_APART for form in table):
+                return word
         return None
+
+    def unlike_player(self, cand: Candidate, grammar: object) -> float | None:
+        """How unlike `cand`'s player what Whisper writes there sounds (`going_on`): the
+        least distance (phonetics.sounds_apart, either way round) between any of the
+        beams' words, or their two words together or joined, and any way the table says
+        that player. None when there is nothing to compare."""
+        from local_voice.phonetics import sounds_apart
+
+        beams = self.going_on(cand, grammar)
+        mine = self._spoken_forms(grammar).get(cand.player or "", set())
+        if not beams or not mine:
+            return None
+        words: list[str] = []
+        for pair in beams:
+            words += pair
+            if len(pair) > 1:
+                words += [" ".join(pair), "".join(pair)]
+        return min((min(sounds_apart(w, f), sounds_apart(f, w))
+                    for w in dict.fromkeys(words) if w for f in mine), default=None)
 
     def naming(self, cand: Candidate, name: str, grammar: object) -> str:
         """The grammar's sentence `cand` with `name` said instead of its player ("i vote
