@@ -60,7 +60,7 @@ PHRASES = ["I vote for Tamsin", "Siobhan", "my vote goes to Oliver", "nobody", "
            "Oisin", "Grace", "vote for Tadhg", "I vote for Aoife", "my vote goes to Saoirse",
            "Niamh", "number three",
            # names the table does not have: "I don't know anyone called David."
-           "I vote for David", "my vote goes to Mary"]
+           "my vote goes to David", "I vote for John", "vote for Michael"]
 TARGET_MS = 150  # the first pass decides
 BACKUP_TARGET_MS = 600  # the Whisper back-up decides
 CONFIDENCE = 0.5

@@ -849,10 +849,10 @@ class WhisperRecognizer:
 
     def unlisted_name(self, cand: Candidate, grammar: object) -> str | None:
         """A common first name that sounds like nobody at the table, which Whisper writes
-        where `cand` names its player (`going_on`, its best beam): the vote is for someone the table
-        does not have ("I vote for Henry" at a table without Henry), whom the grammar can
-        only read as another player. None when nothing such was written, or the language
-        has no list (common_names)."""
+        where `cand` names its player (`going_on`, its best beam): the vote is for
+        someone the table does not have ("I vote for Henry" at a table without Henry),
+        whom the grammar can only read as another player. None when nothing such was
+        written, or the language has no list (common_names)."""
         from local_voice.common_names import common_first_names
         from local_voice.phonetics import sounds_apart
 
@@ -864,14 +864,20 @@ class WhisperRecognizer:
             return None
         table = set().union(*self._spoken_forms(grammar).values())
         table_words = {w for f in table for w in f.split()}
+        templates, _, _ = self.candidates(grammar)
+        carrier_words = {w for said, _ in templates
+                         for w in said.replace("{}", " ").casefold().split()}
         # the best beam only: "Jack" said alone by a low voice went on as "Jet. Jet.",
         # then "Jeff. Jeff." (round 21: of 31 votes so stopped on the bench, the only
         # one read right, and the only one but two whose best beam had no such name)
         words = beams[0] if beams else []
-        if len(words) > 1 and any(sounds_apart(" ".join(words), form) <=
-                                  self.UNLISTED_APART for form in table):
+        if len(words) > 1 and words[1] not in carrier_words and any(
+                sounds_apart(" ".join(words), form) <= self.UNLISTED_APART
+                for form in table):
             # a player's name as Whisper splits it in two: "Oliver" written "only vera"
-            # (0.44), which "vera" alone is not (0.64)
+            # (0.44), which "vera" alone is not (0.64). Not when the second word starts
+            # the sentence again ("John. I"): "Anna" fits inside "john i" (0.2), and
+            # "I vote for John" was counted for Jack (round 21)
             return None
         for word in words:
             # apart both ways: a short name fits inside a longer one ("Ben" in "Henry":
