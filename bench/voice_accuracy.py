@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -362,10 +363,21 @@ CONDITIONS = ("clean", "babble", "talk", "respelled", "enrolled", *LANGS, "talk-
 
 
 def condition_audio(condition: str, quick: bool, step: int = 1,  # type: ignore[no-untyped-def]
-                    offset: int = 0):
+                    offset: int = 0, table: int | None = None):
     """(lang, names, audio, voice label, text, intended player) for every `step`-th
     utterance of a condition from the `offset`-th, deterministic (the confidence is
-    fitted on `--step 2`; `--step 2 --offset 1` is the half it never saw)."""
+    fitted on `--step 2`; `--step 2 --offset 1` is the half it never saw). With `table`,
+    clean and talk-absent are the votes by name only, each at a table of that many:
+    the intended player (none for talk-absent) and others drawn from NAMES."""
+    if table is not None and condition in ("clean", "talk-absent"):
+        for i, (kind, voice, text, player) in enumerate(cases(quick)):
+            if (i - offset) % step or player not in NAMES or player not in text:
+                continue
+            others = random.Random(i).sample([n for n in NAMES if n != player], table)
+            names = others if condition == "talk-absent" else [player, *others[1:]]
+            yield ("en", names, padded(speech(kind, voice, text)), voice, text,
+                   TALK if condition == "talk-absent" else player)
+        return
     if condition in ("clean", "babble"):
         todo = cases(quick)
         for i, (kind, voice, text, player) in enumerate(todo):
@@ -448,6 +460,9 @@ def main() -> int:
     parser.add_argument("--offset", type=int, default=0,
                         help="from the n-th utterance (with --step 2: 1 is the other half)")
     parser.add_argument("--show", action="store_true", help="print every miss")
+    parser.add_argument("--table", type=int, default=None,
+                        help="clean and talk-absent: the votes by name only, each at a table "
+                        "of this many players (the others drawn from the 20)")
     parser.add_argument("--engine", default="pocketsphinx", help="pocketsphinx or vosk")
     parser.add_argument("--model", default=None,
                         help="a model folder (a Vosk English model for --engine vosk)")
@@ -486,7 +501,7 @@ def main() -> int:
         named = {"asked": 0, "right": 0}  # votes asked again naming a player
         by_voice: dict[str, list[int]] = {}
         for lang, names, audio, voice, text, player in condition_audio(
-                condition, args.quick, args.step, args.offset):
+                condition, args.quick, args.step, args.offset, args.table):
             recognizer = recognizer_for(lang)
             enroll_for(recognizer, condition, lang)
             t = time.perf_counter()
