@@ -478,7 +478,8 @@ class TwoPass:
         unlike = self.backup.unlike_player(cand, grammar)
         if unlike is None:
             return False
-        self.last_features = {**self.last_features, "w_unlike": unlike}
+        # in place: `decide`'s own features, which the question asked again keeps
+        self.last_features["w_unlike"] = unlike
         return unlike > apart
 
     def _unlisted(self, cand: Candidate | None, grammar: Grammar) -> Recognized | None:
