@@ -359,7 +359,7 @@ def lang_talk_cases(quick: bool) -> list[tuple[str, str, str, str, str | None]]:
 
 
 CONDITIONS = ("clean", "babble", "talk", "respelled", "enrolled", *LANGS, "talk-langs",
-              "talk-absent")
+              "talk-absent", *(f"talk-absent-{lang}" for lang in LANGS))
 
 
 def condition_audio(condition: str, quick: bool, step: int = 1,  # type: ignore[no-untyped-def]
@@ -404,6 +404,15 @@ def condition_audio(condition: str, quick: bool, step: int = 1,  # type: ignore[
             if not (i - offset) % step:
                 yield ("en", RESPELLED_TABLE, padded(speech(kind, voice, text)), voice,
                        text, player)
+    elif condition.startswith("talk-absent-") and condition[12:] in LANGS:
+        # the same in another language: its votes by name, each at its table without
+        # that player
+        lang = condition[12:]
+        for i, (kind, voice, text, player) in enumerate(lang_cases(lang, quick)):
+            if (i - offset) % step or player is None or player not in text:
+                continue
+            table = [n for n in LANGS[lang] if n != player]
+            yield lang, table, padded(speech(kind, voice, text)), voice, text, TALK
     elif condition == "talk-langs":
         for i, (lang, kind, voice, text, player) in enumerate(lang_talk_cases(quick)):
             if not (i - offset) % step:
