@@ -99,7 +99,8 @@ class VoiceMouth:
         self.prepared.update(todo)
         lang = self.lang
 
-        def work() -> None:
+        def work(my_turn: Callable[[], None]) -> None:
+            my_turn()
             for key in fixed:
                 try:
                     self.voice.synthesize(line(lang, key, {}), cache_it=True)
@@ -117,30 +118,39 @@ class VoiceMouth:
                         continue
                     self.voice.synthesize(text, cache_it=True)
 
-        self._preparing = threading.Thread(target=work, name="voice-prepare", daemon=True)
-        self._preparing.start()
-        if wait:
-            self._preparing.join()
+        self._in_background(work, "voice-prepare", wait)
 
     def prepare_lines(self, texts: Callable[[], list[str]], wait: bool = False) -> None:
         """Synthesise the lines `texts()` gives that are not made yet into the disk cache,
-        in the background (`texts` too runs there), after whatever is being prepared
-        already: the narrator's answers ahead (Box.prepare_answers)."""
-        before = self._preparing
+        in the background: `texts` at once (the question being asked now), the lines
+        after whatever is being prepared already. The narrator's answers ahead
+        (Box.prepare_answers)."""
 
-        def work() -> None:
+        def work(my_turn: Callable[[], None]) -> None:
             try:
                 made = texts()
             except Exception:  # only a head start: the answer is synthesised when said
                 logging.getLogger(__name__).exception("the answers' lines ahead")
                 made = []
-            todo = [t for t in dict.fromkeys(made) if t and not self.voice.has(t)]
+            my_turn()
+            for text in dict.fromkeys(made):
+                if text and not self.voice.has(text):
+                    self.voice.synthesize(text, cache_it=True)
+
+        self._in_background(work, "voice-ahead", wait)
+
+    def _in_background(self, work: Callable[[Callable[[], None]], None], name: str,
+                       wait: bool) -> None:
+        """`work(my_turn)` in a thread of its own; `my_turn()` waits for whatever was being
+        prepared before it (one synthesis at a time). With `wait`, until it is done."""
+        before = self._preparing
+
+        def my_turn() -> None:
             if before is not None:
                 before.join()
-            for text in todo:
-                self.voice.synthesize(text, cache_it=True)
 
-        self._preparing = threading.Thread(target=work, name="voice-ahead", daemon=True)
+        self._preparing = threading.Thread(target=work, args=(my_turn,), name=name,
+                                           daemon=True)
         self._preparing.start()
         if wait:
             self._preparing.join()

@@ -28,7 +28,9 @@ pronunciation). Talk that says more than a vote is never a vote (`TwoPass.said_m
 
 A vote about to be counted for a player is not, when Whisper writes there a common first
 name that sounds like nobody at the table (`TwoPass._unlisted`: a vote for someone the
-table does not have); nothing is said to the narrator then.
+table does not have): the sentence with that name names no player, and the narrator says
+it knows no one by that name. A vote barely sure of a player Whisper writes nothing like
+there is asked again (`TwoPass._unlike`).
 
 `last_path` says which decided ("first", "checked", "backup", "first-kept", or "unlisted"
 for such a vote), for the bench's figures.
@@ -433,8 +435,8 @@ class TwoPass:
         confidence = self.confidence(features)
         if confidence < self.ask_below and heard is not None:
             kept = self.first_kept(reading, heard, features)
-            first = _candidate(reading.scored, heard.text)
             if kept is not None:
+                first = _candidate(reading.scored, heard.text)
                 unknown = self._unlisted(first, grammar)
                 if unknown is not None:
                     return unknown

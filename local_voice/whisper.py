@@ -320,14 +320,10 @@ class WhisperScorer:
     def spellings(self, encoded: object, lang: str, beams: int = 4) -> list[str]:
         """The ways Whisper would write what a short clip says, best first (a beam search
         with its few best hypotheses)."""
-        with self._lock:
-            # repetition_penalty: a short clip padded with silence makes Whisper loop
-            # ("win win win")
-            result = self.model.generate(encoded, [self.start(lang)], beam_size=beams,
-                                         num_hypotheses=min(3, beams), max_length=10,
-                                         repetition_penalty=2.0)[0]
-        return [self.tokenizer.decode([t for t in ids if t < self.eot]).strip()
-                for ids in result.sequences_ids]
+        # repetition_penalty: a short clip padded with silence makes Whisper loop ("win
+        # win win")
+        return [self.tokenizer.decode(ids).strip() for ids in self._beams(
+            encoded, self.start(lang), beams, 3, max_length=10, repetition_penalty=2.0)]
 
     def continuations(self, encoded: object, lang: str, prefix: str, beams: int = 4,
                       hypotheses: int = 3, length: int = 8) -> list[str]:
@@ -335,17 +331,23 @@ class WhisperScorer:
         beams, the prefix left out: what it writes where the grammar has a name."""
         forced = self.tokens(prefix) if prefix.strip() else []
         start = [*self.start(lang), *forced]
-        with self._lock:
-            result = self.model.generate(encoded, [start], beam_size=beams,
-                                         num_hypotheses=min(hypotheses, beams),
-                                         max_length=len(start) + length)[0]
         out = []
-        for ids in result.sequences_ids:
-            ids = [t for t in ids if t < self.eot]
+        for ids in self._beams(encoded, start, beams, hypotheses,
+                               max_length=len(start) + length):
             if forced and ids[: len(forced)] == forced:
                 ids = ids[len(forced):]
             out.append(self.tokenizer.decode(ids).strip())
         return out
+
+    def _beams(self, encoded: object, start: list[int], beams: int, hypotheses: int,
+               **options: Any) -> list[list[int]]:
+        """A beam search from `start`: its few best hypotheses' tokens, best first, the
+        end of text left out."""
+        with self._lock:
+            result = self.model.generate(encoded, [start], beam_size=beams,
+                                         num_hypotheses=min(hypotheses, beams),
+                                         **options)[0]
+        return [[t for t in ids if t < self.eot] for ids in result.sequences_ids]
 
     def log_probs(self, encoded: object, frames: int, lang: str,
                   texts: list[str], end: bool = True) -> list[float]:
