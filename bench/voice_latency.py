@@ -248,14 +248,13 @@ def main() -> int:
                 concluding.append(1000 * settled[-1])
             t0 -= late
             during.append(busy / (len(pcm) / 2 / SAMPLE_RATE))
+            # a name the table does not have goes to the narrator as it is heard
+            # (Box._names_someone), which says it knows no one by that name: a line with a
+            # name no one could make ahead
+            unknown = heard.player is None and bool(heard.slots.get("player"))
             if heard.intent is None:
                 cues = handle(relay, game_id, Heard("AMAZON.FallbackIntent")).cues
-            elif heard.player is None and heard.slots.get("player"):
-                # a name the table does not have (Box._names_someone): the narrator says
-                # it knows no one by that name, a line with a name no one could make ahead
-                cues = handle(relay, game_id, Heard(heard.intent, heard.slots,
-                                                    listen.player)).cues
-            elif heard.confidence < CONFIDENCE:
+            elif heard.confidence < CONFIDENCE and not unknown:
                 cues = [Say("did_you_say", {"name": heard.player or heard.text})]
             else:
                 reply = handle(relay, game_id, Heard(heard.intent, heard.slots, listen.player))

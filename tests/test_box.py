@@ -605,12 +605,12 @@ def test_a_vote_for_a_name_the_table_does_not_have_is_answered_by_that_name(
 
 
 def test_a_tie_the_last_vote_can_make_is_announced_from_a_line_made_ahead(tmp_path):
+    """"It's a tie between Ana, Ben and Cleo." names several players: no name's lines hold
+    it, and Piper took 280-330 ms to make it after the last vote (docs/voice.md, round
+    20). While a question is asked, the box makes the lines each answer would start with,
+    worked out on copies of the narrator, which itself does not change."""
     from copy import deepcopy
 
-    # "It's a tie between Ana, Ben and Cleo." names several players: no name's lines hold
-    # it, and Piper took 280-330 ms to make it after the last vote (docs/voice.md, round
-    # 20). While a question is asked, the box makes the lines each answer would start
-    # with, worked out on copies of the narrator, which itself does not change
     from local_voice.voices import EspeakVoice
 
     relay, game_id, _ = at_the_day_vote(tmp_path, ["Ana", "Ben", "Cleo", "Dan", "Eve", "Finn"],
