@@ -2,13 +2,21 @@
 not at the table sounds like (`WhisperRecognizer.unlisted_name`).
 
 English: the US Census Bureau's 1990 first names (public domain), as the `names` package
-ships them, each list by frequency; the COMMONEST of each. Other languages have no list
-yet: the box's other languages are heard by Whisper alone, which nothing here was
-measured on.
+ships them, each list by frequency; the COMMONEST of each.
+
+The other languages: the first names of Faker's person providers (MIT), every country of
+the language together (Spanish: es_ES, es_MX, es_AR, ...). Those lists are not ordered by
+frequency, so all of each is taken: 1,809 Spanish names, 3,281 German, 1,138 French,
+1,226 Dutch, 398 Finnish, 153 Polish (Faker 40). Round 22 of docs/voice.md measured them
+on the bench's votes for a name the table does not have.
+
+Names are kept folded (`folded`: casefolded, accents left out), since Whisper writes a
+name with or without its accents ("sofia" for Sofía).
 """
 
 from __future__ import annotations
 
+import unicodedata
 from functools import cache
 
 # how many of each list (male, female): round 20 of docs/voice.md, the first names
@@ -18,16 +26,53 @@ from functools import cache
 COMMONEST = 300
 _SHEETS = ("dist.male.first", "dist.female.first")
 
+# the class attributes Faker's person providers keep their first names in (a tuple, or
+# a dict of name -> weight); a locale without its own list inherits its parent's
+_FAKER_LISTS = ("first_names", "first_names_male", "first_names_female",
+                "first_names_nonbinary")
+
+
+def folded(name: str) -> str:
+    """`name` casefolded, its accents left out ("Sofía" -> "sofia"; "ł" stays)."""
+    parts = unicodedata.normalize("NFKD", name.casefold())
+    return "".join(c for c in parts if not unicodedata.combining(c))
+
 
 @cache
 def common_first_names(lang: str) -> frozenset[str]:
-    """The commonest first names in `lang`, casefolded (empty where there is no list)."""
-    if lang != "en":
-        return frozenset()
+    """The commonest first names in `lang`, folded (empty where there is no list)."""
+    if lang == "en":
+        return _census_names()
+    return _faker_names(lang)
+
+
+def _census_names() -> frozenset[str]:
     from importlib.resources import files
 
     names: set[str] = set()
     for sheet in _SHEETS:
         lines = files("names").joinpath(sheet).read_text(encoding="utf-8").splitlines()
-        names |= {line.split()[0].casefold() for line in lines[:COMMONEST] if line.strip()}
+        names |= {folded(line.split()[0]) for line in lines[:COMMONEST] if line.strip()}
+    return frozenset(names)
+
+
+def _faker_names(lang: str) -> frozenset[str]:
+    """Every first name of Faker's person providers for the countries speaking `lang`
+    (its locales `lang` and `lang_XX`)."""
+    import importlib
+    import pkgutil
+
+    import faker.providers.person as person
+
+    names: set[str] = set()
+    for module in pkgutil.iter_modules(person.__path__):
+        if module.name != lang and not module.name.startswith(f"{lang}_"):
+            continue
+        provider = importlib.import_module(f"{person.__name__}.{module.name}").Provider
+        for attribute in _FAKER_LISTS:
+            value = getattr(provider, attribute, None)
+            # a property is how a few locales pick among their lists at run time: the
+            # lists themselves are read from the other attributes
+            if isinstance(value, tuple | list | dict):
+                names |= {folded(str(name)) for name in value}
     return frozenset(names)

@@ -621,6 +621,10 @@ class WhisperRecognizer:
         alignment per candidate instead of two. Returns how many were scored."""
         if not self.supports(grammar.lang):
             return 0
+        if self.UNLISTED_APART is not None:
+            from local_voice.common_names import common_first_names
+
+            common_first_names(grammar.lang)  # read once, not at the first vote
         templates, plain, forms = self.candidates(grammar)
         likely = [t for t in templates if t[1] in self.LIKELY] or templates[:4]
         names = [f for f in forms if not _is_number_form(grammar.lang, f[1])]
@@ -855,7 +859,7 @@ class WhisperRecognizer:
         someone the table does not have ("I vote for Henry" at a table without Henry),
         whom the grammar can only read as another player. None when nothing such was
         written, or the language has no list (common_names)."""
-        from local_voice.common_names import common_first_names
+        from local_voice.common_names import common_first_names, folded
         from local_voice.phonetics import sounds_apart
 
         known = common_first_names(grammar.lang)
@@ -884,7 +888,7 @@ class WhisperRecognizer:
         for word in words:
             # apart both ways: a short name fits inside a longer one ("Ben" in "Henry":
             # 0.33 one way, 1 the other)
-            if word in known and word not in table_words and all(
+            if folded(word) in known and word not in table_words and all(
                     max(sounds_apart(word, form), sounds_apart(form, word)) >
                     self.UNLISTED_APART for form in table):
                 return word
