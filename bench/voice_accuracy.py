@@ -567,7 +567,10 @@ def _report(condition: str, count: dict[str, int], alone: dict[str, int],
     right, asked, other, wrong = (count[k] for k in ("right", "asked", "other", "wrong"))
     if condition.startswith("talk"):
         met = wrong / n <= 1 / 50
+        # "unlisted": answered "I don't know anyone called Henry." before the question
+        # comes again (rounds 21 and 22)
         print(f"{condition:9} not counted {_pct(n - wrong, n)} of {n} (asked again {asked}, "
+              f"{paths.get('unlisted', 0)} of them answered by the name heard; "
               f"other command {other}); counted as a vote {_pct(wrong, n)}; first pass "
               f"alone counted {alone['wrong']}  target <= 2 %: {'met' if met else 'NOT met'}")
         return met
@@ -578,7 +581,8 @@ def _report(condition: str, count: dict[str, int], alone: dict[str, int],
           f"[first pass alone: right {_pct(alone['right'], n)} wrong "
           f"{_pct(alone['wrong'], n)}; decided by the back-up {paths.get('backup', 0)}, "
           f"checked by it {paths.get('checked', 0)}, the first pass's reading kept "
-          f"{paths.get('first-kept', 0)}]  "
+          f"{paths.get('first-kept', 0)}, answered as a name the table does not have "
+          f"{paths.get('unlisted', 0)}]  "
           f"target right >= {100 * target:.0f} %, wrong <= 2 %: {'met' if met else 'NOT met'}")
     worst = min(by_voice.items(), key=lambda kv: kv[1][1] / max(kv[1][0], 1))
     print("          by voice: " + ", ".join(

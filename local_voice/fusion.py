@@ -320,6 +320,11 @@ class TwoPass:
     # stop), a margin of 0.15 asks again 12 of 75 absent votes and 3 votes read right
     # (0.1: 7 and 2; 0.2: 14 and 4). On the other half: 10 of 78, and 3 read right.
     UNLIKE_MARGIN_ALONE: ClassVar[float] = 0.15
+    # A vote about to be asked again is answered by the name Whisper writes there too,
+    # when that is a common first name like no player's (round 22): "¿Has dicho Diego?"
+    # to a voter who said Mateo, at a table without Mateo, only leads to "no" and the
+    # question again
+    UNLISTED_ASKED: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         parts = [p.name for p in (self.first, self.backup) if p is not None]
@@ -456,14 +461,14 @@ class TwoPass:
             asked = self.arbitrate(reading, heard.text)
             self.last_features = {**features, **{k: asked.features[k] for k in (
                 "sound_gap", "w_arbitrated", "w_alone_text") if k in asked.features}}
-            return Recognized(asked.best.text, confidence)
+            return self._asked(asked.best, confidence, grammar)
         if confidence < self.ask_below and alone:
             # asked again anyway: about the sentence the first pass fits best (second_asks)
             chosen = self.second_asks(reading)
             if chosen is not None:
                 self.last_features = {**features, "w_alone_text": reading.best.text,
                                       "ps_asked": chosen.text}
-                return Recognized(chosen.text, confidence)
+                return self._asked(chosen, confidence, grammar)
         if confidence >= self.ask_below:
             unknown = self._unlisted(reading.best, grammar)
             if unknown is not None:
@@ -474,7 +479,17 @@ class TwoPass:
                 # barely sure, and Whisper writes nothing like that player there: the
                 # vote counts that margin less sure, and is asked again
                 confidence -= margin
+        if confidence < self.ask_below:
+            return self._asked(reading.best, confidence, grammar)
         return Recognized(reading.best.text, confidence)
+
+    def _asked(self, cand: Candidate, confidence: float, grammar: Grammar) -> Recognized:
+        """A vote to be asked again about `cand` ("Did you say Diego?"), unless Whisper
+        writes there a common first name like no player's (`_unlisted`, UNLISTED_ASKED):
+        then the voter hears that the table has no one by that name, not a question
+        about someone they did not name."""
+        unknown = self._unlisted(cand, grammar) if self.UNLISTED_ASKED else None
+        return unknown or Recognized(cand.text, confidence)
 
     def _unlike(self, cand: Candidate | None, grammar: Grammar, apart: float | None
                 ) -> bool:
@@ -492,8 +507,9 @@ class TwoPass:
         return unlike > apart
 
     def _unlisted(self, cand: Candidate | None, grammar: Grammar) -> Recognized | None:
-        """The vote about to be counted is for someone the table does not have: Whisper
-        writes a common first name there that sounds like no player's
+        """The vote about to be counted, or asked about (`_asked`), is for someone the
+        table does not have: Whisper writes a common first name there that sounds like
+        no player's
         (`WhisperRecognizer.unlisted_name`). Round 20 (docs/voice.md): of the bench's
         clean votes by name played at a table without that player, 29 % to 35 % were
         counted for someone else ("I'm voting for Henry" as Anna, "vote for Jack" as
