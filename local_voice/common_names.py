@@ -6,9 +6,10 @@ ships them, each list by frequency; the COMMONEST of each.
 
 The other languages: the first names of Faker's person providers (MIT), every country of
 the language together (Spanish: es_ES, es_MX, es_AR, ...). Those lists are not ordered by
-frequency, so all of each is taken: 1,809 Spanish names, 3,281 German, 1,138 French,
-1,226 Dutch, 398 Finnish, 153 Polish (Faker 40). Round 22 of docs/voice.md measured them
-on the bench's votes for a name the table does not have.
+frequency, so all of each is taken: 1,730 Spanish names, 3,192 German, 1,099 French,
+1,204 Dutch, 398 Finnish, 153 Polish once folded (Faker 40; Polish lacks some of its
+commonest, such as Maja, Zuzanna and Lena). Round 22 of docs/voice.md measured them on
+the bench's votes for a name the table does not have.
 
 Names are kept folded (`folded`: casefolded, accents left out), since Whisper writes a
 name with or without its accents ("sofia" for Sofía).
