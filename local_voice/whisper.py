@@ -860,7 +860,7 @@ class WhisperRecognizer:
         whom the grammar can only read as another player. None when nothing such was
         written, or the language has no list (common_names)."""
         from local_voice.common_names import common_first_names, folded
-        from local_voice.phonetics import sounds_apart
+        from local_voice.phonetics import sounds_apart, sounds_apart_in
 
         known = common_first_names(grammar.lang)
         if self.UNLISTED_APART is None or not known:
@@ -885,12 +885,20 @@ class WhisperRecognizer:
             # the sentence again ("John. I"): "Anna" fits inside "john i" (0.2), and
             # "I vote for John" was counted for Jack (round 21)
             return None
-        for word in words:
+        def apart(word: str, form: str) -> float:
             # apart both ways: a short name fits inside a longer one ("Ben" in "Henry":
             # 0.33 one way, 1 the other)
+            english = max(sounds_apart(word, form), sounds_apart(form, word))
+            if grammar.lang == "en":
+                return english
+            # and as the table's language says both, if that is nearer: "Greta" alone
+            # at a German table went on as "Reza", a German first name 0.64 from
+            # Greta in English but 0.4 in German (round 22)
+            return min(english, sounds_apart_in(word, form, grammar.lang))
+
+        for word in words:
             if folded(word) in known and word not in table_words and all(
-                    max(sounds_apart(word, form), sounds_apart(form, word)) >
-                    self.UNLISTED_APART for form in table):
+                    apart(word, form) > self.UNLISTED_APART for form in table):
                 return word
         return None
 

@@ -1152,6 +1152,19 @@ def test_every_language_has_its_common_first_names_folded():
     assert common_first_names("xx") == frozenset()
 
 
+def test_a_name_that_sounds_like_a_player_in_the_tables_language_is_not_unknown():
+    """Round 22: "Greta" said alone at a German table went on as "Reza" (a German first
+    name in Faker's list), 0.64 from Greta as English says both; German says it "Retsa",
+    0.4 from Greta, so it sounds like a player and the vote is not answered "Ich kenne
+    niemanden namens Reza" (test_a_vote_in_spanish_and_german_through_whisper_base)."""
+    from local_voice.phonetics import sounds_apart, sounds_apart_in
+
+    assert max(sounds_apart("reza", "greta"), sounds_apart("greta", "reza")) > 0.5
+    assert sounds_apart_in("reza", "greta", "de") <= 0.5
+    assert sounds_apart_in("mateo", "marta", "es") > 0.5  # still no one at the table
+    assert sounds_apart_in("reza", "", "de") == 1.0
+
+
 @pytest.mark.parametrize(("lang", "variant", "text", "absent", "written"), [
     ("es", "m1", "yo voto por Mateo", "Mateo", "Mateo"),
     ("es", "f1", "voto por Sofía", "Sofía", "Sofía"),
