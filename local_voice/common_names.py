@@ -11,14 +11,16 @@ frequency, so all of each is taken: 1,730 Spanish names, 3,192 German, 1,099 Fre
 commonest, such as Maja, Zuzanna and Lena). Round 22 of docs/voice.md measured them on
 the bench's votes for a name the table does not have.
 
-Names are kept folded (`folded`: casefolded, accents left out), since Whisper writes a
-name with or without its accents ("sofia" for Sofía).
+Names are kept folded as the matcher folds what it hears (`speech.understanding.normalize`:
+casefolded, no accents, "ł" as "l"), since Whisper writes a name with or without its
+accents ("sofia" for Sofía).
 """
 
 from __future__ import annotations
 
-import unicodedata
 from functools import cache
+
+from speech.understanding import normalize as folded
 
 # how many of each list (male, female): round 20 of docs/voice.md, the first names
 # Whisper wrote where the box was about to count a vote for someone else: with 300 of
@@ -31,12 +33,6 @@ _SHEETS = ("dist.male.first", "dist.female.first")
 # a dict of name -> weight); a locale without its own list inherits its parent's
 _FAKER_LISTS = ("first_names", "first_names_male", "first_names_female",
                 "first_names_nonbinary")
-
-
-def folded(name: str) -> str:
-    """`name` casefolded, its accents left out ("Sofía" -> "sofia"; "ł" stays)."""
-    parts = unicodedata.normalize("NFKD", name.casefold())
-    return "".join(c for c in parts if not unicodedata.combining(c))
 
 
 @cache

@@ -136,7 +136,6 @@ def sounds_apart(transcript: str, name: str) -> float:
     return min(_inside_distance(phones, heard) for phones in names)
 
 
-
 def sounds_apart_in(word: str, name: str, lang: str) -> float:
     """How far apart `word` and `name` sound as the voice of `lang` says both (each
     inside the other, the farther way round): a German table says "Reza" as "Retsa",
@@ -146,6 +145,7 @@ def sounds_apart_in(word: str, name: str, lang: str) -> float:
     if not said or not named:
         return 1.0
     return max(_inside_distance(named, said), _inside_distance(said, named))
+
 
 # ---------------------------------------------------------------------- written as said
 

@@ -885,6 +885,7 @@ class WhisperRecognizer:
             # the sentence again ("John. I"): "Anna" fits inside "john i" (0.2), and
             # "I vote for John" was counted for Jack (round 21)
             return None
+
         def apart(word: str, form: str) -> float:
             # apart both ways: a short name fits inside a longer one ("Ben" in "Henry":
             # 0.33 one way, 1 the other)

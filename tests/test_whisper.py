@@ -1142,10 +1142,11 @@ def test_every_language_has_its_common_first_names_folded():
     from local_voice.common_names import common_first_names, folded
 
     assert folded("Sofía") == "sofia" and folded("Jürgen") == "jurgen"
-    assert folded("Michał") == "michał"  # a letter of its own, not an accented l
+    # as the matcher folds what it hears: Whisper may write "Michal" for Michał
+    assert folded("Michał") == "michal"
     for lang, some in {"es": {"lucia", "mateo", "carmen"}, "de": {"lukas", "jurgen"},
                        "fr": {"zoe", "theo", "camille"}, "nl": {"daan", "sanne"},
-                       "fi": {"mikko", "aino"}, "pl": {"jakub", "michał"}}.items():
+                       "fi": {"mikko", "aino"}, "pl": {"jakub", "michal"}}.items():
         names = common_first_names(lang)
         assert some <= names and len(names) > 100, lang
         assert all(name == folded(name) for name in names), lang
