@@ -212,6 +212,12 @@ def text_tokens(tokenizer: Any, text: str) -> list[int]:
     return tokenizer.encode(" " + text.strip(), add_special_tokens=False).ids
 
 
+def text_budget(max_length: int) -> int:
+    """How many text tokens CTranslate2's `Whisper.generate` writes at most, its prompt's
+    own after the start sequence included, for a `max_length`: half of it (CTranslate2
+    4.8, measured on tiny.en and base; tests/test_whisper.py checks it)."""
+    return max_length // 2
+
 
 @dataclass
 class Scored:
@@ -243,6 +249,10 @@ class WhisperScorer:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     # the last utterance's cross-attention memory (tree): a read scores it 2-3 times
     _memory: tuple[object, list] | None = field(default=None, repr=False)
+    # the last free transcript (`transcribe`): its audio, start and text tokens, so that a
+    # greedy continuation it already wrote is not decoded again (`continuations`)
+    _free: tuple[object, tuple[int, ...], list[int], bool] | None = field(
+        default=None, repr=False)
 
     def __post_init__(self) -> None:
         import ctranslate2
@@ -256,6 +266,7 @@ class WhisperScorer:
         self.multilingual = bool(self.model.is_multilingual)
         self.n_mels = int(getattr(self.model, "n_mels", 80) or 80)
         self.eot = self._token("<|endoftext|>")
+        self.blank = self.tokenizer.encode(" ", add_special_tokens=False).ids[0]
         if self.scoring not in SCORINGS:
             raise ValueError(f"unknown Whisper scoring {self.scoring!r}: "
                              f"{', '.join(SCORINGS)}")
@@ -315,6 +326,10 @@ class WhisperScorer:
             result = self.model.generate(encoded, [start], beam_size=1,
                                          max_length=max_length)[0]
         ids = [t for t in result.sequences_ids[0] if t < self.eot]
+        if not prompt:
+            # ended by itself, or by max_length (`text_budget`)
+            ended = len(result.sequences_ids[0]) < text_budget(max_length)
+            self._free = (encoded, tuple(start), ids, ended)
         return self.tokenizer.decode(ids).strip()
 
     def spellings(self, encoded: object, lang: str, beams: int = 4) -> list[str]:
@@ -328,9 +343,13 @@ class WhisperScorer:
     def continuations(self, encoded: object, lang: str, prefix: str, beams: int = 4,
                       hypotheses: int = 3, length: int = 8) -> list[str]:
         """How Whisper would go on after `prefix` (forced: "I vote for"), its few best
-        beams, the prefix left out: what it writes where the grammar has a name."""
+        beams, the prefix left out: what it writes where the grammar has a name. With one
+        beam, greedy: its one continuation."""
         forced = self.tokens(prefix) if prefix.strip() else []
         start = [*self.start(lang), *forced]
+        if beams == 1:
+            return [self.tokenizer.decode(self._greedy_after(encoded, lang, forced,
+                                                             length)).strip()]
         out = []
         for ids in self._beams(encoded, start, beams, hypotheses,
                                max_length=len(start) + length):
@@ -338,6 +357,33 @@ class WhisperScorer:
                 ids = ids[len(forced):]
             out.append(self.tokenizer.decode(ids).strip())
         return out
+
+    def _greedy_after(self, encoded: object, lang: str, forced: list[int],
+                      length: int) -> list[int]:
+        """Greedy decoding's next `length` tokens after `forced`, the end of text left
+        out. Greedy decoding goes on from a prefix as it would have written it, so where
+        the last free transcript of this audio (`transcribe`) starts with `forced`, what
+        follows there is the answer, with nothing decoded: a bare name's continuation is
+        the transcript itself, and "voto por Mateo" written so goes on as "Mateo"."""
+        start = self.start(lang)
+        prompt = [*start, *forced]
+        budget = text_budget(len(prompt) + length) - len(forced)
+        free = self._free
+        if free is not None and free[0] is encoded and free[1] == tuple(start):
+            _, _, ids, ended = free
+            after = ids[len(forced):]
+            # not where the transcript ends (or writes a blank) right after `forced`:
+            # there decoding suppresses both, as at the start of any transcript
+            if ids[: len(forced)] == forced and after and after[0] != self.blank and (
+                    ended or len(after) >= budget):
+                return after[:budget]
+        with self._lock:
+            result = self.model.generate(encoded, [prompt], beam_size=1,
+                                         max_length=len(prompt) + length)[0]
+        ids = [t for t in result.sequences_ids[0] if t < self.eot]
+        if forced and ids[: len(forced)] == forced:
+            ids = ids[len(forced):]
+        return ids
 
     def _beams(self, encoded: object, start: list[int], beams: int, hypotheses: int,
                **options: Any) -> list[list[int]]:
@@ -563,6 +609,13 @@ class WhisperRecognizer:
     # nothing (157 -> 156 probed, 157 at three speeds), so it never pays for it.
     CAREFUL_SPEEDS: tuple[float, ...] = (0.92, 1.08)
     CAREFUL_TOP = 12
+    # Where only the best continuation from a carrier is wanted (unlisted_name: every
+    # vote about to be counted or asked about), greedy decoding gives it instead of a
+    # beam search of 4, and mostly for free: it is what the free transcript already wrote
+    # after the carrier (WhisperScorer._greedy_after). Round 23: the beam search cost
+    # 100-210 ms a vote in Spanish, where Whisper decides alone and nothing hides it;
+    # "other": the languages other than English ("all", "none")
+    GREEDY_GOING_ON = "other"
 
     def __init__(self, model: str | Path = TINY_EN, threads: int = 2,
                  compute_type: str = COMPUTE_TYPE, data_dir: Path | None = None,
@@ -575,8 +628,8 @@ class WhisperRecognizer:
         self.last_reading: Reading | None = None
         self._candidates: dict[tuple, tuple] = {}
         self._last_encoded: tuple[object, str] | None = None  # the last read's audio
-        # the last read's continuation from a carrier (going_on): (its key, its words)
-        self._going_on: tuple[tuple, list[list[str]]] | None = None
+        # the last read's continuations from a carrier (going_on): their words, by key
+        self._going_on: dict[tuple, list[list[str]]] = {}
 
     # the Recognizer protocol
 
@@ -717,7 +770,7 @@ class WhisperRecognizer:
         audio = self._padded(samples)
         (encoded, frames), = scorer.encode_all([audio])
         self._last_encoded = (encoded, lang)
-        self._going_on = None  # continuations are of one read's audio
+        self._going_on = {}  # continuations are of one read's audio
         # the padding's silence makes the greedy transcript loop ("ted ted ted ted"); a
         # repetition penalty (2.0, and no repeated 3-grams) stopped that but held out
         # worse (clean 81.4 -> 74.7 % right, babble 1.0 -> 2.1 % wrong: round 6), so the
@@ -818,13 +871,16 @@ class WhisperRecognizer:
             reading.features["w_outside"] = 0.0
         return reading
 
-    def going_on(self, cand: Candidate, grammar: object) -> list[list[str]] | None:
+    def going_on(self, cand: Candidate, grammar: object, best_only: bool = False
+                 ) -> list[list[str]] | None:
         """What Whisper writes where `cand` (a sentence of the last read) names its player:
         it goes on from the sentence's own carrier (forced: "I vote for"), so that a
         garbled carrier does not hide the name, and each of its few best beams gives its
         first two name-like words. None when the sentence names its player by number, or
         no player, or the carrier is not one of the grammar's. Kept for the last read:
-        `unlisted_name` and `unlike_player` ask about the same sentence."""
+        `unlisted_name` and `unlike_player` ask about the same sentence. `best_only`:
+        only the best continuation is wanted, which in the languages GREEDY_GOING_ON
+        names is greedy decoding's (one beam)."""
         if self._last_encoded is None or cand.player is None:
             return None
         encoded, lang = self._last_encoded
@@ -836,12 +892,14 @@ class WhisperRecognizer:
         if said is None:
             return None
         prefix = said.split("{}")[0].strip()
-        key = (lang, prefix)
-        if self._going_on is None or self._going_on[0] != key:
-            beams = [_name_like(b).casefold().split()[:2]
-                     for b in self.scorer.continuations(encoded, lang, prefix)]
-            self._going_on = (key, beams)
-        return self._going_on[1]
+        greedy = best_only and (self.GREEDY_GOING_ON == "all" or (
+            self.GREEDY_GOING_ON == "other" and lang != "en"))
+        key = (lang, prefix, greedy)
+        if key not in self._going_on:
+            self._going_on[key] = [
+                _name_like(b).casefold().split()[:2] for b in self.scorer.continuations(
+                    encoded, lang, prefix, beams=1 if greedy else 4)]
+        return self._going_on[key]
 
     def _spoken_forms(self, grammar: object) -> dict[str, set[str]]:
         """Every way the table's players are said by name (spellings, respellings,
@@ -865,7 +923,7 @@ class WhisperRecognizer:
         known = common_first_names(grammar.lang)
         if self.UNLISTED_APART is None or not known:
             return None
-        beams = self.going_on(cand, grammar)
+        beams = self.going_on(cand, grammar, best_only=True)
         if beams is None:
             return None
         table = set().union(*self._spoken_forms(grammar).values())

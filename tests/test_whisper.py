@@ -27,6 +27,7 @@ from local_voice.whisper import (
     log_mel,
     mel_filters,
     sped_up,
+    text_budget,
     tiny_en_dir,
 )
 from speech.understanding import resolve_player
@@ -1133,6 +1134,66 @@ def test_a_vote_for_a_name_the_table_does_not_have_is_not_counted_for_someone_el
         hearing = understand_audio(audio, two_pass, "en", NAMES, EXPECT["vote"])
         assert hearing.player is None and hearing.slots == {"player": "Michael"}, hearing
         assert two_pass.last_features["unlisted"] == "michael"
+
+
+class _Counted:
+    """A CTranslate2 model whose `generate` calls are counted (the real model runs)."""
+
+    def __init__(self, model: object):
+        self.model, self.generated = model, 0
+
+    def generate(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        self.generated += 1
+        return self.model.generate(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.model, name)
+
+
+@pytest.mark.parametrize(("lang", "variant", "text", "prefix", "written"), [
+    ("es", "f1", "yo voto por Carmen", "Yo voto por", "Carmen"),
+    ("es", "m3", "Sofía", "", "Sofia"),
+    ("de", "m1", "Lukas", "", "Lucas"),
+])
+def test_a_greedy_continuation_the_free_transcript_already_wrote_is_not_decoded_again(
+        base, monkeypatch, lang, variant, text, prefix, written):
+    """Round 23: where only the best continuation from a carrier is wanted (a vote about
+    to be counted, in a language Whisper decides alone), it is greedy decoding's; and
+    greedy decoding goes on from a prefix as it wrote it, so where the free transcript
+    of the same audio starts with the carrier ("Yo voto por Carmen."), or the vote is a
+    bare name, what follows there is the continuation, with nothing decoded. The
+    shortcut gives what decoding it again gives. (Only where the transcript has the
+    carrier's own tokens: "Ich stimme für" written as " Ich| st|imme| für" is decoded
+    again, since what follows other tokens may differ.)"""
+    scorer = base.scorer
+    audio = padded(EspeakVoice(lang, variant=variant).synthesize(text).resampled(16000),
+                   0.4, 0.4)
+    (encoded, _), = scorer.encode_all([base._padded(audio.samples)])
+    scorer.transcribe(encoded, lang, max_length=24)
+    counted = _Counted(scorer.model)
+    monkeypatch.setattr(scorer, "model", counted)
+    shortcut = scorer.continuations(encoded, lang, prefix, beams=1)
+    assert counted.generated == 0
+    assert shortcut[0].split()[0].strip(".,") == written, shortcut
+    monkeypatch.setattr(scorer, "_free", None)
+    assert scorer.continuations(encoded, lang, prefix, beams=1) == shortcut
+    assert counted.generated == 1
+
+
+def test_whisper_writes_half_its_max_length_in_text_tokens(base):
+    """What the shortcut above keeps to (`text_budget`): CTranslate2's Whisper.generate
+    writes at most max_length // 2 text tokens, a forced prompt's included; a clip it
+    loops on ("Lucas Lucas ...") shows the most it writes."""
+    scorer = base.scorer
+    audio = padded(EspeakVoice("de", variant="m1").synthesize("Lukas").resampled(16000),
+                   0.4, 0.4)
+    (encoded, _), = scorer.encode_all([base._padded(audio.samples)])
+    start = scorer.start("de")
+    for max_length in (7, 12, 24):
+        for prompt in (start, [*start, *scorer.tokens("Lucas")]):
+            ids = scorer.model.generate(encoded, [prompt], beam_size=1,
+                                        max_length=max_length)[0].sequences_ids[0]
+            assert len(ids) == text_budget(max_length) == max_length // 2, ids
 
 
 def test_every_language_has_its_common_first_names_folded():
