@@ -317,29 +317,20 @@ class WhisperScorer:
         return out
 
     def transcribe(self, encoded: object, lang: str, prompt: str = "",
-                   max_length: int = 32, first: int | None = None) -> str:
-        """A greedy free transcript. `first`: decoded to that max_length first, and on to
-        `max_length` only if it neither ended nor started over (`_unlooped`): Whisper
-        loops on the padding after a short vote ("Sofia Sofia Sofia ..."), and each
-        token of the loop cost about 15 ms (base, 2 cores). Going on from its own tokens,
-        greedy decoding writes what one call to `max_length` would have."""
+                   max_length: int = 32) -> str:
+        """A greedy free transcript (used only to cut the candidates)."""
         start = self.start(lang)
         if prompt:
             start = [self._token("<|startofprev|>"), *self.tokens(prompt), *start]
-        ids: list[int] = []
-        for length in ([first] if first and first < max_length else []) + [max_length]:
-            with self._lock:
-                result = self.model.generate(encoded, [[*start, *ids]], beam_size=1,
-                                             max_length=length)[0]
-            # ended by itself, or by max_length (`text_budget`)
-            ended = len(result.sequences_ids[0]) < text_budget(length)
-            ids = [t for t in result.sequences_ids[0] if t < self.eot]
-            text = self.tokenizer.decode(ids).strip()
-            if ended or _unlooped(text).split() != text.split():
-                break
+        with self._lock:
+            result = self.model.generate(encoded, [start], beam_size=1,
+                                         max_length=max_length)[0]
+        ids = [t for t in result.sequences_ids[0] if t < self.eot]
         if not prompt:
+            # ended by itself, or by max_length (`text_budget`)
+            ended = len(result.sequences_ids[0]) < text_budget(max_length)
             self._free = (encoded, tuple(start), ids, ended)
-        return text
+        return self.tokenizer.decode(ids).strip()
 
     def spellings(self, encoded: object, lang: str, beams: int = 4) -> list[str]:
         """The ways Whisper would write what a short clip says, best first (a beam search
@@ -604,13 +595,6 @@ class WhisperRecognizer:
     # the padding's silence makes the greedy transcript loop ("8 8 8 8", "je m'en cam
     # je m'en cam"); the transcript is cut where it starts over (`_unlooped`)
     CUT_LOOPS = True
-    # ... and decoding it stops there (WhisperScorer.transcribe's `first`): the loop on a
-    # bare name ("Sofia" 12 times) took a third of the reading's free transcript, and a
-    # vote in another language has nothing to hide it (round 23). STOP_LOOPS_AT: the
-    # first call's max_length (8 text tokens: `text_budget`), which leaves what a vote's
-    # continuation needs (`_greedy_after`). "other": the languages other than English
-    STOP_LOOPS = "other"
-    STOP_LOOPS_AT = 16
     # Read with care (`read(..., careful=True)`): when other people are talking (the
     # first pass measured the babble) and when Whisper decides alone (another language).
     # In babble tiny.en attends to the wrong talker and its free transcript points to the
@@ -791,9 +775,7 @@ class WhisperRecognizer:
         # repetition penalty (2.0, and no repeated 3-grams) stopped that but held out
         # worse (clean 81.4 -> 74.7 % right, babble 1.0 -> 2.1 % wrong: round 6), so the
         # loop is cut from the text instead (CUT_LOOPS)
-        stop = self.STOP_LOOPS == "all" or (self.STOP_LOOPS == "other" and lang != "en")
-        free = scorer.transcribe(encoded, lang, max_length=24,
-                                 first=self.STOP_LOOPS_AT if stop else None)
+        free = scorer.transcribe(encoded, lang, max_length=24)
         heard = _plain(_unlooped(free) if self.CUT_LOOPS else free)
         templates, plain, forms = self.candidates(grammar)
         hinted = {_plain(h) for h in hints}

@@ -23,7 +23,6 @@ from local_voice.whisper import (
     COMPUTE_TYPE,
     ModelMissing,
     WhisperRecognizer,
-    _unlooped,
     join_model,
     log_mel,
     mel_filters,
@@ -1179,34 +1178,6 @@ def test_a_greedy_continuation_the_free_transcript_already_wrote_is_not_decoded_
     monkeypatch.setattr(scorer, "_free", None)
     assert scorer.continuations(encoded, lang, prefix, beams=1) == shortcut
     assert counted.generated == 1
-
-
-@pytest.mark.parametrize(("lang", "variant", "text", "calls"), [
-    ("es", "f1", "Sofía", 1),  # "Sofia Sofia Sofia ..." 12 times in one call
-    ("es", "f1", "yo voto por Carmen", 1),  # "Yo voto por Carmen. Yo voto por Carmen."
-    ("es", "m3", "Sofía", 1),  # "Sofia": ended
-    ("es", "m3", "yo creo que Marta miente porque anoche no dijo nada", 2),
-    # "Creo que lo lo es ...": a word said twice is where it starts over, both ways
-    ("es", "m3", "creo que el lobo es el que habla tanto esta noche", 1),
-])
-def test_a_free_transcript_stops_where_it_starts_over(base, monkeypatch, lang, variant,
-                                                      text, calls):
-    """Round 23: the free transcript of a short vote loops on the padding, and each
-    token of the loop costs as much as one of the vote; decoded 8 tokens first, it stops
-    there when it has started over, or goes on from its own tokens to what one call
-    writes. Cut where it starts over (as every reading does), both say the same."""
-    scorer = base.scorer
-    audio = padded(EspeakVoice(lang, variant=variant).synthesize(text).resampled(16000),
-                   0.4, 0.4)
-    (encoded, _), = scorer.encode_all([base._padded(audio.samples)])
-    whole = scorer.transcribe(encoded, lang, max_length=24)
-    counted = _Counted(scorer.model)
-    monkeypatch.setattr(scorer, "model", counted)
-    stopped = scorer.transcribe(encoded, lang, max_length=24, first=16)
-    assert counted.generated == calls
-    assert _unlooped(stopped) == _unlooped(whole)
-    if calls == 2:
-        assert stopped == whole
 
 
 def test_whisper_writes_half_its_max_length_in_text_tokens(base):
