@@ -1162,9 +1162,10 @@ def test_a_greedy_continuation_the_free_transcript_already_wrote_is_not_decoded_
     greedy decoding goes on from a prefix as it wrote it, so where the free transcript
     of the same audio starts with the carrier ("Yo voto por Carmen."), or the vote is a
     bare name, what follows there is the continuation, with nothing decoded. The
-    shortcut gives what decoding it again gives. (Only where the transcript has the
-    carrier's own tokens: "Ich stimme für" written as " Ich| st|imme| für" is decoded
-    again, since what follows other tokens may differ.)"""
+    shortcut gives what decoding it again gives, by the NumPy decoder or CTranslate2.
+    (Only where the transcript has the carrier's own tokens: "Ich stimme für" written as
+    " Ich| st|imme| für" is decoded again, since what follows other tokens may
+    differ.)"""
     scorer = base.scorer
     audio = padded(EspeakVoice(lang, variant=variant).synthesize(text).resampled(16000),
                    0.4, 0.4)
@@ -1172,12 +1173,46 @@ def test_a_greedy_continuation_the_free_transcript_already_wrote_is_not_decoded_
     scorer.transcribe(encoded, lang, max_length=24)
     counted = _Counted(scorer.model)
     monkeypatch.setattr(scorer, "model", counted)
+    greedy = scorer.decoder.greedy
+    decoded: list[list[int]] = []
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        decoded.append(greedy(*args, **kwargs))
+        return decoded[-1]
+
+    monkeypatch.setattr(scorer.decoder, "greedy", counting)
     shortcut = scorer.continuations(encoded, lang, prefix, beams=1)
-    assert counted.generated == 0
+    assert counted.generated == 0 and not decoded
     assert shortcut[0].split()[0].strip(".,") == written, shortcut
+    # decoded again (by the NumPy decoder, which reads the carrier at once): the same
     monkeypatch.setattr(scorer, "_free", None)
     assert scorer.continuations(encoded, lang, prefix, beams=1) == shortcut
+    assert len(decoded) == 1 and counted.generated == 0
+    # and by CTranslate2, as with `align` scoring: the same
+    monkeypatch.setattr(scorer, "decoder", None)
+    assert scorer.continuations(encoded, lang, prefix, beams=1) == shortcut
     assert counted.generated == 1
+
+
+@pytest.mark.parametrize(("lang", "variant", "text", "prefix"), [
+    ("es", "f1", "voto por Mateo", "Voto por"),  # written "Boto por material"
+    ("de", "m1", "ich stimme für Anna", "Ich stimme für"),  # its own tokens
+    ("fi", "m1", "ääneni menee pelaajalle Juha", "Ääneni menee pelaajalle"),
+])
+def test_the_numpy_decoder_goes_on_from_a_carrier_as_ctranslate2_does(
+        base, monkeypatch, lang, variant, text, prefix):
+    """Round 23: CTranslate2 forces a prompt token by token (about 15 ms each on base),
+    so a long carrier's continuation cost some 180 ms; the NumPy tree decoder reads the
+    carrier at once. Greedy decoding by both writes the same tokens after it."""
+    scorer = base.scorer
+    audio = padded(EspeakVoice(lang, variant=variant).synthesize(text).resampled(16000),
+                   0.4, 0.4)
+    (encoded, _), = scorer.encode_all([base._padded(audio.samples)])
+    monkeypatch.setattr(scorer, "_free", None)
+    numpy_said = scorer.continuations(encoded, lang, prefix, beams=1)
+    monkeypatch.setattr(scorer, "decoder", None)
+    assert scorer.continuations(encoded, lang, prefix, beams=1) == numpy_said
+    assert numpy_said[0], numpy_said
 
 
 def test_whisper_writes_half_its_max_length_in_text_tokens(base):
