@@ -367,11 +367,14 @@ class WhisperScorer:
 
     def _greedy_after(self, encoded: object, lang: str, forced: list[int],
                       length: int) -> list[int]:
-        """Greedy decoding's next `length` tokens after `forced`, the end of text left
-        out. Greedy decoding goes on from a prefix as it would have written it, so where
-        the last free transcript of this audio (`transcribe`) starts with `forced`, what
-        follows there is the answer, with nothing decoded: a bare name's continuation is
-        the transcript itself, and "voto por Mateo" written so goes on as "Mateo"."""
+        """Greedy decoding's next tokens after `forced`, the end of text left out: as
+        many as CTranslate2 writes after it with `max_length` its prompt + `length`
+        (`text_budget`; so the beams' length). Greedy decoding goes on from a prefix as
+        it would have written it, so where the last free transcript of this audio
+        (`transcribe`) starts with `forced`, what follows there is the answer, with
+        nothing decoded: a bare name's continuation is the transcript itself, and "voto
+        por Mateo" written so goes on as "Mateo". Otherwise the NumPy decoder decodes it
+        (TreeDecoder.greedy), or CTranslate2 where Whisper scores by `align`."""
         start = self.start(lang)
         prompt = [*start, *forced]
         budget = text_budget(len(prompt) + length) - len(forced)
@@ -625,9 +628,10 @@ class WhisperRecognizer:
     # Where only the best continuation from a carrier is wanted (unlisted_name: every
     # vote about to be counted or asked about), greedy decoding gives it instead of a
     # beam search of 4, and mostly for free: it is what the free transcript already wrote
-    # after the carrier (WhisperScorer._greedy_after). Round 23: the beam search cost
-    # 100-210 ms a vote in Spanish, where Whisper decides alone and nothing hides it;
-    # "other": the languages other than English ("all", "none")
+    # after the carrier, or else the NumPy decoder's (WhisperScorer._greedy_after). Round
+    # 23: the beam search cost 95-215 ms a vote in Spanish and Finnish, where Whisper
+    # decides alone and nothing hides it, the greedy one 0-82 ms; "other": the languages
+    # other than English ("all", "none")
     GREEDY_GOING_ON = "other"
 
     def __init__(self, model: str | Path = TINY_EN, threads: int = 2,
