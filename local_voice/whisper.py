@@ -250,10 +250,10 @@ class WhisperScorer:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     # the last utterance's cross-attention memory (tree): a read scores it 2-3 times
     _memory: tuple[object, list] | None = field(default=None, repr=False)
-    # the last free transcript (`transcribe`): its audio, start and text tokens, so that a
-    # greedy continuation it already wrote is not decoded again (`continuations`)
-    _free: tuple[object, tuple[int, ...], list[int], bool] | None = field(
-        default=None, repr=False)
+    # the last free transcript (`transcribe`): its audio, language, text tokens and
+    # whether it ended by itself, so that a greedy continuation it already wrote is not
+    # decoded again (`_greedy_after`)
+    _free: tuple[object, str, list[int], bool] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         import ctranslate2
@@ -323,20 +323,17 @@ class WhisperScorer:
                 out[k] = (ctranslate2.StorageView.from_array(one), shape[1])
         return out
 
-    def transcribe(self, encoded: object, lang: str, prompt: str = "",
-                   max_length: int = 32) -> str:
-        """A greedy free transcript (used only to cut the candidates)."""
-        start = self.start(lang)
-        if prompt:
-            start = [self._token("<|startofprev|>"), *self.tokens(prompt), *start]
+    def transcribe(self, encoded: object, lang: str, max_length: int = 32) -> str:
+        """A greedy free transcript: what cuts the candidates, Whisper's own sentence
+        scored beside them, and the continuation a carrier it wrote already has (kept:
+        `_greedy_after`)."""
         with self._lock:
-            result = self.model.generate(encoded, [start], beam_size=1,
+            result = self.model.generate(encoded, [self.start(lang)], beam_size=1,
                                          max_length=max_length)[0]
         ids = [t for t in result.sequences_ids[0] if t < self.eot]
-        if not prompt:
-            # ended by itself, or by max_length (`text_budget`)
-            ended = len(result.sequences_ids[0]) < text_budget(max_length)
-            self._free = (encoded, tuple(start), ids, ended)
+        # ended by itself, or by max_length (`text_budget`)
+        ended = len(result.sequences_ids[0]) < text_budget(max_length)
+        self._free = (encoded, lang, ids, ended)
         return self.tokenizer.decode(ids).strip()
 
     def spellings(self, encoded: object, lang: str, beams: int = 4) -> list[str]:
@@ -375,11 +372,10 @@ class WhisperScorer:
         nothing decoded: a bare name's continuation is the transcript itself, and "voto
         por Mateo" written so goes on as "Mateo". Otherwise the NumPy decoder decodes it
         (TreeDecoder.greedy), or CTranslate2 where Whisper scores by `align`."""
-        start = self.start(lang)
-        prompt = [*start, *forced]
+        prompt = [*self.start(lang), *forced]
         budget = text_budget(len(prompt) + length) - len(forced)
         free = self._free
-        if free is not None and free[0] is encoded and free[1] == tuple(start):
+        if free is not None and free[0] is encoded and free[1] == lang:
             _, _, ids, ended = free
             after = ids[len(forced):]
             # not where the transcript ends (or writes a blank) right after `forced`:

@@ -229,13 +229,15 @@ class TreeDecoder:
         token, about 15 ms each."""
         sequence, out = list(prompt), []
         text = self.embeddings[: self.eot + 1]  # the text tokens and the end of text
+        never = [t for t in suppress if t < len(text)]
+        not_first = [t for t in suppress_first if t < len(text)]
         for step in range(steps):
             trie = Trie.of([sequence], [0])
             hidden = self._hidden([memory], trie)[trie.ends[0][-1]]
             logits = text @ hidden
-            logits[[t for t in suppress if t < len(logits)]] = -np.inf
+            logits[never] = -np.inf
             if step == 0:
-                logits[[t for t in suppress_first if t < len(logits)]] = -np.inf
+                logits[not_first] = -np.inf
             token = int(np.argmax(logits))
             if token == self.eot:
                 break
