@@ -327,6 +327,14 @@ class TwoPass:
     # to a voter who said Mateo, at a table without Mateo, only leads to "no" and the
     # question again
     UNLISTED_ASKED: ClassVar[bool] = True
+    # A vote the fused confidence reads as a seat number ("I'm voting for seat one")
+    # that Whisper's own transcript holds no number of ("I'm voting for she won.") is
+    # asked again; so is the first pass's reading, checked or kept (round 24,
+    # docs/voice.md). In a quiet room only: in babble the transcript misses numbers
+    # said ("seat one", "number nine": 3 right votes of the bench's babble asked), and
+    # where Whisper decides alone base writes espeak-ng's numbers in the other
+    # languages as no number at all ("numéro un" as "l'humeau", round 18)
+    UNWRITTEN_SEAT: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         parts = [p.name for p in (self.first, self.backup) if p is not None]
@@ -438,7 +446,8 @@ class TwoPass:
                     "first_confidence": heard.confidence if heard is not None else None,
                     "first_text": heard.text if heard is not None else None}
         self.last_features = features
-        if self._checks(heard, agree, reading, grammar):
+        if self._checks(heard, agree, reading, grammar) and not self._seat_unwritten(
+                heard.text, reading, grammar):
             unknown = self._unlisted(_candidate(reading.scored, heard.text), grammar)
             if unknown is not None:
                 return unknown
@@ -448,7 +457,7 @@ class TwoPass:
         confidence = self.confidence(features)
         if confidence < self.ask_below and heard is not None:
             kept = self.first_kept(reading, heard, features)
-            if kept is not None:
+            if kept is not None and not self._seat_unwritten(heard.text, reading, grammar):
                 first = _candidate(reading.scored, heard.text)
                 unknown = self._unlisted(first, grammar)
                 if unknown is not None:
@@ -475,6 +484,11 @@ class TwoPass:
             unknown = self._unlisted(reading.best, grammar)
             if unknown is not None:
                 return unknown
+            if self._seat_unwritten(reading.best.text, reading, grammar):
+                # a seat number nobody said: a name that sounds like one ("Siobhan" as
+                # "seat one", "Niamh" as "nine"), most often of someone not at the table
+                return self._asked(reading.best, min(confidence, self.ask_below) - 0.01,
+                                   grammar)
             margin = self.UNLIKE_MARGIN_ALONE if alone else self.UNLIKE_MARGIN
             if confidence < self.ask_below + margin and self._unlike(
                     reading.best, grammar, self.UNLIKE):
@@ -492,6 +506,19 @@ class TwoPass:
         about someone they did not name."""
         unknown = self._unlisted(cand, grammar) if self.UNLISTED_ASKED else None
         return unknown or Recognized(cand.text, confidence)
+
+    def _seat_unwritten(self, text: str, reading: Reading, grammar: Grammar) -> bool:
+        """`text` (a reading) names its player by a seat number that Whisper's own
+        transcript (`w_heard`) does not hold, in a quiet room (UNWRITTEN_SEAT; kept in
+        the features: `seat_unwritten`)."""
+        if not self.UNWRITTEN_SEAT or self.backup is None or \
+                self.group(self.last_features) != "quiet":
+            return False
+        if not self.backup._unwritten_seat(grammar.lang, text,
+                                           str(reading.features.get("w_heard", ""))):
+            return False
+        self.last_features["seat_unwritten"] = True
+        return True
 
     def _unlike(self, cand: Candidate | None, grammar: Grammar, apart: float | None
                 ) -> bool:

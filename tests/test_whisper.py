@@ -1350,6 +1350,38 @@ def test_whisper_alone_asks_again_a_fairly_sure_vote_for_a_player_it_writes_noth
     assert hearing.player == counted and hearing.confidence >= 0.5, hearing
 
 
+def test_a_seat_number_whisper_never_wrote_is_asked_again(two_pass, wavs, monkeypatch):
+    """Round 24: "I'm voting for Siobhan" at a table without Siobhan is read as "I'm
+    voting for seat one" (Tamsin): "Siobhan" sounds like "...von" to both passes. Whisper's
+    own transcript ("she long", "she won") holds no number, and nobody says a seat
+    number Whisper does not write, so such a reading is asked again
+    (`TwoPass.UNWRITTEN_SEAT`): as the fused reading (en-us+m3), as the first pass's
+    reading Whisper only checks (piper, 0.76), and as the first pass's reading kept
+    where Whisper's is not taken (en-us+m3 "vote for Siobhan", 0.65). Without the rule
+    all three were counted for Tamsin. A seat number said, which Whisper writes ("number
+    one"), still counts."""
+    without = [n for n in NAMES if n != "Siobhan"]
+    clips = {(text, voice): padded(speech(wavs, text, voice), 0.4, 0.4)
+             for text, voice in (("I'm voting for Siobhan", "en-us+m3"),
+                                 ("I'm voting for Siobhan", "piper"),
+                                 ("vote for Siobhan", "en-us+m3"))}
+    for said, audio in clips.items():
+        hearing = understand_audio(audio, two_pass, "en", without, EXPECT["vote"])
+        assert hearing.confidence < 0.5, (said, hearing)
+        assert two_pass.last_features.get("seat_unwritten"), (said, two_pass.last_features)
+    seat = padded(speech(wavs, "number one", "en-us+m3"), 0.4, 0.4)
+    hearing = understand_audio(seat, two_pass, "en", NAMES, EXPECT["vote"])
+    assert hearing.player == "Tamsin" and hearing.confidence >= 0.5, hearing
+    assert not two_pass.last_features.get("seat_unwritten"), two_pass.last_features
+    monkeypatch.setattr(TwoPass, "UNWRITTEN_SEAT", False)
+    paths = []
+    for said, audio in clips.items():
+        hearing = understand_audio(audio, two_pass, "en", without, EXPECT["vote"])
+        assert hearing.player == "Tamsin" and hearing.confidence >= 0.5, (said, hearing)
+        paths.append(two_pass.last_path)
+    assert paths == ["backup", "checked", "first-kept"], paths
+
+
 def test_a_vote_barely_sure_of_a_player_whisper_writes_nothing_like_is_asked_again(
         two_pass, wavs, monkeypatch):
     """"vote for Niamh" at a table without Niamh, by two of the tests' voices: the fused
