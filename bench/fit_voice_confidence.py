@@ -431,6 +431,14 @@ def _unwritten_seat(row: dict) -> bool:
         WhisperRecognizer._unwritten_seat(row["lang"], first, str(row.get("w_heard") or ""))
 
 
+def _seat_asked(row: dict, text: object) -> bool:
+    """The box asks again a reading `text` of a seat number Whisper's transcript does not
+    hold, in a quiet room, whichever pass read it (TwoPass.UNWRITTEN_SEAT)."""
+    from local_voice.fusion import seat_unwritten
+
+    return TwoPass.UNWRITTEN_SEAT and seat_unwritten(row, str(text or ""), row["lang"])
+
+
 def _carried(row: dict) -> bool:
     """Whisper read a name alone, the first pass a longer sentence (see TwoPass)."""
     from local_voice.fusion import _carried_off
@@ -478,7 +486,8 @@ def fit_fusion(rows: list[dict], wrong: float, l2: float,
             return "backup"
         if first >= run_below:
             return "first"
-        if first >= check_above and not _outside(r) and (
+        if first >= check_above and not _outside(r) and \
+                not _seat_asked(r, r.get("first_text")) and (
                 r.get("passes_agree") or not (_bare_number(r) or _unwritten_seat(r) or
                                               _carried(r))):
             return "checked"
@@ -543,7 +552,8 @@ def fit_fusion(rows: list[dict], wrong: float, l2: float,
 
     def kept(first_w: np.ndarray | None, k: int) -> bool:
         return first_w is not None and bool(keepable[k]) and \
-            float(kx[k] @ first_w[:-1] + first_w[-1]) >= 0.0
+            float(kx[k] @ first_w[:-1] + first_w[-1]) >= 0.0 and \
+            not _seat_asked(backup[k], backup[k].get("first_text"))
 
     def simulate(accept: dict[int, bool], label: str, keep: dict[int, bool]) -> None:
         for c in conditions:
@@ -558,7 +568,7 @@ def fit_fusion(rows: list[dict], wrong: float, l2: float,
                     right += bool(r.get("first_right"))
                     bad_votes += bool(r.get("first_vote")) and not r.get("first_right")
                     firsts += bool(keep.get(id(r)))
-                elif accept.get(id(r)):
+                elif accept.get(id(r)) and not _seat_asked(r, r.get("w_text")):
                     right += bool(r["right"])
                     bad_votes += bool(r["vote"]) and not r["right"]
             n = max(len(mine), 1)

@@ -449,7 +449,7 @@ class TwoPass:
                     "first_text": heard.text if heard is not None else None}
         self.last_features = features
         if self._checks(heard, agree, reading, grammar) and not self._seat_unwritten(
-                heard.text, reading, grammar):
+                heard.text, grammar.lang):
             unknown = self._unlisted(_candidate(reading.scored, heard.text), grammar)
             if unknown is not None:
                 return unknown
@@ -459,7 +459,7 @@ class TwoPass:
         confidence = self.confidence(features)
         if confidence < self.ask_below and heard is not None:
             kept = self.first_kept(reading, heard, features)
-            if kept is not None and not self._seat_unwritten(heard.text, reading, grammar):
+            if kept is not None and not self._seat_unwritten(heard.text, grammar.lang):
                 first = _candidate(reading.scored, heard.text)
                 unknown = self._unlisted(first, grammar)
                 if unknown is not None:
@@ -486,7 +486,7 @@ class TwoPass:
             unknown = self._unlisted(reading.best, grammar)
             if unknown is not None:
                 return unknown
-            if self._seat_unwritten(reading.best.text, reading, grammar):
+            if self._seat_unwritten(reading.best.text, grammar.lang):
                 # a seat number nobody said: a name that sounds like one ("Siobhan" as
                 # "seat one", "Niamh" as "nine"), most often of someone not at the table
                 return self._asked(reading.best, min(confidence, self.ask_below) - 0.01,
@@ -509,15 +509,10 @@ class TwoPass:
         unknown = self._unlisted(cand, grammar) if self.UNLISTED_ASKED else None
         return unknown or Recognized(cand.text, confidence)
 
-    def _seat_unwritten(self, text: str, reading: Reading, grammar: Grammar) -> bool:
-        """`text` (a reading) names its player by a seat number that Whisper's own
-        transcript (`w_heard`) does not hold, in a quiet room (UNWRITTEN_SEAT; kept in
+    def _seat_unwritten(self, text: str, lang: str) -> bool:
+        """`seat_unwritten` of the last read's features, under UNWRITTEN_SEAT (kept in
         the features: `seat_unwritten`)."""
-        if not self.UNWRITTEN_SEAT or self.backup is None or \
-                self.group(self.last_features) != "quiet":
-            return False
-        if not self.backup._unwritten_seat(grammar.lang, text,
-                                           str(reading.features.get("w_heard", ""))):
+        if not self.UNWRITTEN_SEAT or not seat_unwritten(self.last_features, text, lang):
             return False
         self.last_features["seat_unwritten"] = True
         return True
@@ -805,6 +800,14 @@ def _candidate(scored: list[tuple[Candidate, float]], text: str) -> Candidate | 
     """The scored sentence whose text is `text` (the first pass's reading is among the
     candidates: it is the read's hint)."""
     return next((c for c, _ in scored if c.text == text), None)
+
+
+def seat_unwritten(features: dict[str, Any], text: str, lang: str) -> bool:
+    """In a quiet room (TwoPass.group), `text` (a reading) names its player by a seat
+    number that Whisper's own transcript (`w_heard`) does not hold (TwoPass.UNWRITTEN_SEAT;
+    bench/fit_voice_confidence.py asks the same of its rows)."""
+    return TwoPass.group(features) == "quiet" and WhisperRecognizer._unwritten_seat(
+        lang, text, str(features.get("w_heard") or ""))
 
 
 def _names_a_player(scored: list[tuple[Candidate, float]], text: str) -> bool:
