@@ -545,7 +545,8 @@ class TwoPass:
         name was written."""
         if cand is None or self.backup is None:
             return None
-        word = self.backup.unlisted_name(cand, grammar)
+        word = self.backup.unlisted_name(cand, grammar,
+                                         str(self.last_features.get("w_heard") or ""))
         if word is None:
             return None
         self.last_path = "unlisted"

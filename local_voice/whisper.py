@@ -594,6 +594,14 @@ class WhisperRecognizer:
     # 0.5, "ted" (Tadhg), "eva" and "ethan" (Aoife, said "Eefa") are near enough to be
     # left alone. None: never asked.
     UNLISTED_APART: float | None = 0.5
+    # ... and where the continuation wrote no such name, the last word of Whisper's own
+    # free transcript, if it has at least this many letters (round 25, docs/voice.md:
+    # on both halves of the six other languages' bench, 6 of their 143 counted votes for
+    # a name the table does not have ended so, "botopo javier", "nyt mina pelarjalleen
+    # juha", and no vote read right; of 3 letters, "la mia" for "nadie" and "timbopt
+    # tim" for "stem op Sem" were read right: English's census list has "will", "sal"
+    # and "chi" too, round 20). None: the transcript is not asked.
+    HEARD_NAME_LETTERS: int | None = 4
     PRIOR = 0.75  # how much of the silence score is taken off (bench: 0.75 best)
     BARE_NUMBER = 2.5  # log units off a player named by a lone number (see _bare_number)
     # Which carriers are scored with every player: by default the ones closest to the
@@ -926,23 +934,21 @@ class WhisperRecognizer:
                 table.setdefault(player, set()).add(said.casefold())
         return table
 
-    def unlisted_name(self, cand: Candidate, grammar: object) -> str | None:
+    def unlisted_name(self, cand: Candidate, grammar: object, heard: str = "") -> str | None:
         """A common first name that sounds like nobody at the table, which Whisper writes
-        where `cand` names its player (`going_on`, its best beam): the vote is for
-        someone the table does not have ("I vote for Henry" at a table without Henry),
-        whom the grammar can only read as another player. None when nothing such was
-        written, or the language has no list (common_names)."""
-        from local_voice.common_names import common_first_names, folded
-        from local_voice.phonetics import sounds_apart, sounds_apart_in
+        where `cand` names its player (`going_on`, its best beam), or, failing that, as
+        the last word of its own free transcript `heard` (HEARD_NAME_LETTERS): the vote
+        is for someone the table does not have ("I vote for Henry" at a table without
+        Henry), whom the grammar can only read as another player. None when nothing such
+        was written, or the language has no list (common_names)."""
+        from local_voice.common_names import common_first_names
+        from local_voice.phonetics import sounds_apart
 
         known = common_first_names(grammar.lang)
         if self.UNLISTED_APART is None or not known:
             return None
         beams = self.going_on(cand, grammar, best_only=True)
-        if beams is None:
-            return None
         table = set().union(*self._spoken_forms(grammar).values())
-        table_words = {w for f in table for w in f.split()}
         templates, _, _ = self.candidates(grammar)
         carrier_words = {w for said, _ in templates
                          for w in said.replace("{}", " ").casefold().split()}
@@ -958,23 +964,39 @@ class WhisperRecognizer:
             # the sentence again ("John. I"): "Anna" fits inside "john i" (0.2), and
             # "I vote for John" was counted for Jack (round 21)
             return None
+        found = next((w for w in words if self._absent(w, known, table, grammar.lang)),
+                     None)
+        if found is None and self.HEARD_NAME_LETTERS is not None:
+            # the transcript, read with no carrier forced, sometimes writes the name the
+            # continuation does not: "voto por Javier" written "botopo javier", whose
+            # continuation after "voto por" wrote a player's name (round 25)
+            last = _last_word(heard)
+            if len(last) >= self.HEARD_NAME_LETTERS and last not in carrier_words and \
+                    self._absent(last, known, table, grammar.lang):
+                found = last
+        return found
 
-        def apart(word: str, form: str) -> float:
-            # apart both ways: a short name fits inside a longer one ("Ben" in "Henry":
-            # 0.33 one way, 1 the other)
-            english = max(sounds_apart(word, form), sounds_apart(form, word))
-            if grammar.lang == "en":
-                return english
-            # and as the table's language says both, if that is nearer: "Greta" alone
-            # at a German table went on as "Reza", a German first name 0.64 from
-            # Greta in English but 0.4 in German (round 22)
-            return min(english, sounds_apart_in(word, form, grammar.lang))
+    def _absent(self, word: str, known: frozenset[str], table: set[str], lang: str) -> bool:
+        """`word` is a common first name (`known`, folded) and sounds like none of the
+        ways the table says its players (`table`) by more than UNLISTED_APART."""
+        from local_voice.common_names import folded
 
-        for word in words:
-            if folded(word) in known and word not in table_words and all(
-                    apart(word, form) > self.UNLISTED_APART for form in table):
-                return word
-        return None
+        table_words = {w for f in table for w in f.split()}
+        return folded(word) in known and word not in table_words and not any(
+            self._near(word, form, lang) for form in table)
+
+    def _near(self, word: str, form: str, lang: str) -> bool:
+        """`word` sounds like `form` within UNLISTED_APART: apart both ways in English (a
+        short name fits inside a longer one: "Ben" in "Henry", 0.33 one way, 1 the
+        other), and as the table's language says both, if that is nearer ("Greta" alone
+        at a German table went on as "Reza", a German first name 0.64 from Greta in
+        English but 0.4 in German: round 22)."""
+        from local_voice.phonetics import sounds_apart, sounds_apart_in
+
+        apart = max(sounds_apart(word, form), sounds_apart(form, word))
+        if lang != "en":
+            apart = min(apart, sounds_apart_in(word, form, lang))
+        return apart <= float(self.UNLISTED_APART or 0.0)
 
     def unlike_player(self, cand: Candidate, grammar: object) -> float | None:
         """How unlike `cand`'s player what Whisper writes there sounds (`going_on`): the
@@ -999,8 +1021,11 @@ class WhisperRecognizer:
         """The grammar's sentence `cand` with `name` said instead of its player ("i vote
         for Henry" for "i vote for anna"): what was said, for a name `unlisted_name` found."""
         _, _, forms = self.candidates(grammar)
-        carrier = _carrier_of(cand.text, forms)
         name = name.title()
+        if cand.player is None or _is_number_form(grammar.lang, cand.text):
+            # read as nobody or a seat ("nikogo" for "Michał"): the name alone was said
+            return name
+        carrier = _carrier_of(cand.text, forms)
         return carrier.replace("{}", name, 1) if "{}" in carrier else name
 
     def _ensemble(self, samples: np.ndarray, lang: str, scores: dict[Candidate, float]
@@ -1127,6 +1152,14 @@ def _plain(text: str) -> str:
     from speech.understanding import normalize
 
     return normalize(text)
+
+
+def _last_word(text: str) -> str:
+    """The last word of a transcript, casefolded, without its punctuation; "" when it is
+    not a word of letters ("I vote for 9")."""
+    words = text.split()
+    last = words[-1].strip(".,;:!?\"()") if words else ""
+    return last.casefold() if last and all(c.isalpha() or c in "'-" for c in last) else ""
 
 
 def _name_like(text: str) -> str:

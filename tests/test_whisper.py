@@ -1299,6 +1299,67 @@ def test_in_another_language_a_vote_for_a_name_the_table_does_not_have_names_it(
     assert hearing.player in without and ears.last_path != "unlisted", hearing
 
 
+@pytest.mark.parametrize("variant", ["m3", "f1"])
+def test_a_name_the_table_does_not_have_at_the_end_of_whispers_transcript_names_it(
+        base, two_pass, monkeypatch, variant):
+    """Round 25: where the continuation after the sentence's carrier writes no such name,
+    the last word of Whisper's own transcript can still be a common first name like no
+    player's. "ääneni menee pelaajalle Juha" at a Finnish table without Juha is written
+    "nyt mina pelahjalli juha" (m3) and "nyt menee pela jonge juha" (f1), yet was
+    counted for Helmi at 0.9 and over: it names Juha and no player now. Without the
+    transcript's word (HEARD_NAME_LETTERS None) it is Helmi's vote again; with Juha at
+    the table the same audio is Juha's vote."""
+    ears = TwoPass(two_pass.first, base)
+    table = ["Mikko", "Aino", "Juha", "Helmi", "Ville", "Eevi", "Antti", "Venla", "Lauri",
+             "Siiri"]
+    without = [n for n in table if n != "Juha"]
+    audio = padded(EspeakVoice("fi", variant=variant).synthesize(
+        "ääneni menee pelaajalle Juha").resampled(16000), 0.4, 0.4)
+    hearing = understand_audio(audio, ears, "fi", without, EXPECT["vote"])
+    assert (hearing.slots, hearing.player, hearing.confidence) == (
+        {"player": "Juha"}, None, 0.0), hearing
+    assert ears.last_path == "unlisted" and ears.last_features["unlisted"] == "juha"
+    assert ears.last_features["w_heard"].split()[-1] == "juha"
+    hearing = understand_audio(audio, ears, "fi", table, EXPECT["vote"])
+    assert hearing.player == "Juha" and hearing.confidence >= 0.5, hearing
+
+    monkeypatch.setattr(WhisperRecognizer, "HEARD_NAME_LETTERS", None)
+    hearing = understand_audio(audio, ears, "fi", without, EXPECT["vote"])
+    assert hearing.player == "Helmi" and hearing.confidence >= 0.5, hearing
+
+
+def test_a_name_alone_read_as_nobody_names_the_name_whisper_wrote(base, two_pass,
+                                                                    monkeypatch):
+    """Round 25: "Michał" said alone (espeak-ng's Polish m1) at a table without Michał
+    was read as "nikogo" and counted as a vote for nobody (0.8), though Whisper's
+    transcript is "michal". A reading of nobody or of a seat has no carrier to go on
+    from, so only the transcript can say so: the vote names Michal (as Whisper writes
+    it) and no player, and the sentence is the name alone."""
+    ears = TwoPass(two_pass.first, base)
+    without = ["Jakub", "Maja", "Hanna", "Kacper", "Lena", "Filip", "Zuzanna", "Ola"]
+    audio = padded(EspeakVoice("pl", variant="m1").synthesize("Michał").resampled(16000),
+                   0.4, 0.4)
+    hearing = understand_audio(audio, ears, "pl", without, EXPECT["vote"])
+    assert (hearing.text, hearing.slots, hearing.player, hearing.confidence) == (
+        "Michal", {"player": "Michal"}, None, 0.0), hearing
+    assert ears.last_path == "unlisted"
+
+    monkeypatch.setattr(WhisperRecognizer, "HEARD_NAME_LETTERS", None)
+    hearing = understand_audio(audio, ears, "pl", without, EXPECT["vote"])
+    assert hearing.player is None and hearing.confidence >= 0.5, hearing
+
+
+def test_a_transcripts_last_word_is_a_name_only_when_it_is_a_word_of_letters():
+    """The transcript's last word, as `unlisted_name` reads it: punctuation off, and no
+    word at all when it is a number ("I vote for 9") or there is nothing."""
+    from local_voice.whisper import _last_word
+
+    assert _last_word("nyt mina pelahjalli juha.") == "juha"
+    assert _last_word("Botopo Javier!") == "javier"
+    assert _last_word("I vote for 9") == ""
+    assert _last_word("") == ""
+
+
 def test_a_vote_to_be_asked_about_another_player_is_answered_by_the_name_said(
         base, two_pass, monkeypatch):
     """Round 22: "voto por Mateo" at a table without Mateo is read as Hugo, unsure: the
