@@ -28,13 +28,14 @@ pronunciation). Talk that says more than a vote is never a vote (`TwoPass.said_m
 
 A vote about to be counted for a player is not, when Whisper writes there a common first
 name that sounds like nobody at the table (`TwoPass._unlisted`: a vote for someone the
-table does not have): the sentence with that name names no player, and the narrator says
-it knows no one by that name; so is a vote about to be asked about a player
-(`TwoPass._asked`). A vote barely sure of a player Whisper writes nothing like there is
-asked again (`TwoPass._unlike`; where Whisper decides alone, "barely" is wider:
-UNLIKE_MARGIN_ALONE). In a quiet room, a reading of a seat number that Whisper's own
-transcript holds no number of is asked again, whichever pass read it
-(`TwoPass._seat_unwritten`: "Siobhan" heard as "seat one", written "she won").
+table does not have; or, failing that, its own transcript ends with one, round 25): the
+sentence with that name names no player, and the narrator says it knows no one by that
+name; so is a vote about to be asked about a player (`TwoPass._asked`). A vote barely sure
+of a player Whisper writes nothing like there is asked again (`TwoPass._unlike`; where
+Whisper decides alone, "barely" is wider: UNLIKE_MARGIN_ALONE). In a quiet room, a reading
+of a seat number that Whisper's own transcript holds no number of is asked again,
+whichever pass read it (`TwoPass._seat_unwritten`: "Siobhan" heard as "seat one", written
+"she won").
 
 `last_path` says which decided ("first", "checked", "backup", "first-kept", or "unlisted"
 for such a vote), for the bench's figures.
