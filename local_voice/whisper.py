@@ -941,7 +941,7 @@ class WhisperRecognizer:
         is for someone the table does not have ("I vote for Henry" at a table without
         Henry), whom the grammar can only read as another player. None when nothing such
         was written, or the language has no list (common_names)."""
-        from local_voice.common_names import common_first_names
+        from local_voice.common_names import common_first_names, folded
         from local_voice.phonetics import sounds_apart
 
         known = common_first_names(grammar.lang)
@@ -964,26 +964,24 @@ class WhisperRecognizer:
             # the sentence again ("John. I"): "Anna" fits inside "john i" (0.2), and
             # "I vote for John" was counted for Jack (round 21)
             return None
-        found = next((w for w in words if self._absent(w, known, table, grammar.lang)),
-                     None)
+        table_words = {w for f in table for w in f.split()}
+
+        def absent(word: str) -> bool:
+            # a common first name (`known` is folded), no player's word, and like none
+            # of the ways the table says its players
+            return folded(word) in known and word not in table_words and not any(
+                self._near(word, form, grammar.lang) for form in table)
+
+        found = next((w for w in words if absent(w)), None)
         if found is None and self.HEARD_NAME_LETTERS is not None:
             # the transcript, read with no carrier forced, sometimes writes the name the
             # continuation does not: "voto por Javier" written "botopo javier", whose
             # continuation after "voto por" wrote a player's name (round 25)
             last = _last_word(heard)
             if len(last) >= self.HEARD_NAME_LETTERS and last not in carrier_words and \
-                    self._absent(last, known, table, grammar.lang):
+                    absent(last):
                 found = last
         return found
-
-    def _absent(self, word: str, known: frozenset[str], table: set[str], lang: str) -> bool:
-        """`word` is a common first name (`known`, folded) and sounds like none of the
-        ways the table says its players (`table`) by more than UNLISTED_APART."""
-        from local_voice.common_names import folded
-
-        table_words = {w for f in table for w in f.split()}
-        return folded(word) in known and word not in table_words and not any(
-            self._near(word, form, lang) for form in table)
 
     def _near(self, word: str, form: str, lang: str) -> bool:
         """`word` sounds like `form` within UNLISTED_APART: apart both ways in English (a
@@ -996,7 +994,7 @@ class WhisperRecognizer:
         apart = max(sounds_apart(word, form), sounds_apart(form, word))
         if lang != "en":
             apart = min(apart, sounds_apart_in(word, form, lang))
-        return apart <= float(self.UNLISTED_APART or 0.0)
+        return self.UNLISTED_APART is not None and apart <= self.UNLISTED_APART
 
     def unlike_player(self, cand: Candidate, grammar: object) -> float | None:
         """How unlike `cand`'s player what Whisper writes there sounds (`going_on`): the
