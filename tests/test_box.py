@@ -528,6 +528,7 @@ def test_box_check_says_what_is_wrong_in_plain_words(tmp_path):
     assert "no microphone or speaker" in lines[0] and "USB speakerphone" in lines[0]
     assert any(x.startswith("OK    voice: piper:") for x in lines)
     assert "OK    recogniser: pocketsphinx+whisper (Whisper tiny.en, float32)" in lines
+    assert "OK    babble filter: Hush" in lines  # tests/test_hush.py
     assert any(x.startswith("OK    game store") for x in lines)
     assert lines[-1] == "1 problem(s)."
     assert "Traceback" not in done.stderr

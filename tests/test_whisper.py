@@ -669,6 +669,7 @@ def test_in_babble_the_backup_probes_the_carriers_and_hears_the_vote_at_three_sp
         assert two_pass.last_features["snr"] < NOISY_SNR
         assert two_pass.last_features["w_speeds"] == speeds
         assert two_pass.last_features["w_kept"] < 0.9  # the talker's span (below)
+        assert two_pass.last_features["w_hushed"] == 1.0  # through Hush (test_hush.py)
         assert hearing.player == player, (text, hearing)
         # each hearing, once and at each speed, put this vote first on its own: the
         # fused confidence's input (fusion_inputs) says so
@@ -677,6 +678,7 @@ def test_in_babble_the_backup_probes_the_carriers_and_hears_the_vote_at_three_sp
     understand_audio(quiet, two_pass, "en", NAMES, EXPECT["vote"])
     assert two_pass.last_path == "backup" and two_pass.last_features["w_speeds"] == 1
     assert two_pass.last_features["w_kept"] == 1.0  # a quiet room is read whole
+    assert two_pass.last_features["w_hushed"] == 0.0  # and as it was said
     assert "w_speed_agree" not in two_pass.last_features  # heard once
 
 
