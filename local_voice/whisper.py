@@ -40,6 +40,12 @@ from local_voice.phonetics import said_spellings
 from local_voice.whisper_decoder import TreeDecoder
 
 SAMPLE_RATE = 16000
+# CTranslate2 uses Intel's MKL on Intel CPUs (not on AMD's, nor on the Pi's ARM). Round 26,
+# an Intel Xeon: the box's peak with tiny.en 747 MB with it (over the 700 MB target;
+# round 14's 635 MB was an AMD EPYC's), 648 MB without, and the back-up's answers sooner
+# (median 228 -> 163 ms); without it the arithmetic is the one the confidence was fitted
+# with (round 14, the AMD machine). Set before CTranslate2 loads; the environment wins.
+os.environ.setdefault("CT2_USE_MKL", "0")
 N_FFT, HOP = 400, 160
 TINY_EN, BASE = "tiny.en", "base"
 # CTranslate2's arithmetic for the encoder and the free transcript. int8 is not the same
