@@ -931,6 +931,8 @@ def make_recognizer(engine: str = "pocketsphinx", model: str | None = None,
     from local_voice import hush
     from local_voice.fusion import TwoPass
 
-    # babble is measured by the first pass, so the babble filter only serves one
-    return TwoPass(first, backup, ask_below=ask_below,
-                   hush=hush.load() if first is not None else None)
+    # babble is measured by the first pass, so the babble filter only serves a first pass
+    # of the table's language (TwoPass.first_for; in another language PocketSphinx only
+    # gives Whisper its second opinion)
+    hears = first is not None and getattr(first, "lang", "en") in (None, lang)
+    return TwoPass(first, backup, ask_below=ask_below, hush=hush.load() if hears else None)
