@@ -566,6 +566,11 @@ class Utterance:
 
     def _conclude(self) -> Recognized | None:
         owner = self.owner
+        # the room as this utterance measured it, even where the search finds nothing:
+        # the back-up reads babble with care (fusion.noisy), and a search that found
+        # nothing in babble had left the utterance before's measure there (a quiet
+        # one: Whisper then read the chatter whole, raw and once)
+        owner.last_features = {"snr": self.snr()}
         talker = self.talker()
         if self._started and not self._ended:
             owner.decoder.end_utt()
