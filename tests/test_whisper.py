@@ -699,45 +699,6 @@ def test_the_room_is_measured_on_each_utterance_even_where_the_first_pass_finds_
     assert hearing.player == "Lucy", hearing
 
 
-def test_in_babble_whisper_hears_the_vote_while_the_first_pass_decodes_it_again(
-        two_pass, wavs):
-    """Streamed (the microphone's path), a vote in babble is filtered and encoded at
-    every speed beside the first pass's second search of the talker's span
-    (TwoPass.read_ahead), and what Whisper reads then is what it reads after that
-    search: the same hearing, the same features. A quiet room starts nothing ahead."""
-    from local_voice.hearing import FRAME_BYTES, understand_frames
-
-    def streamed(audio: np.ndarray) -> list:
-        pcm = audio.astype(np.int16).tobytes()
-        frames = [pcm[k : k + FRAME_BYTES]
-                  for k in range(0, len(pcm) - FRAME_BYTES + 1, FRAME_BYTES)]
-        return [(h.text, h.player, h.confidence) for h in understand_frames(
-            frames, two_pass, "en", NAMES, EXPECT["vote"])]
-
-    started: list[bytes] = []
-    read_ahead = TwoPass.read_ahead
-
-    def counted(self: TwoPass, pcm: bytes):  # type: ignore[no-untyped-def]
-        started.append(pcm)
-        return read_ahead(self, pcm)
-
-    mix = vote_in_babble(wavs, "my vote goes to Lucy", lead=0.5)[0]
-    quiet = padded(speech(wavs, "Oisin", "en-us+m3"), 0.4, 0.4).resampled(16000).samples
-    two_pass.read_ahead = counted.__get__(two_pass)
-    try:
-        ahead = streamed(mix)
-        features = dict(two_pass.last_features)
-        assert len(started) == 1 and two_pass.last_path == "backup"
-        assert features["w_hushed"] == 1.0 and ahead[0][1] == "Lucy", ahead
-        streamed(quiet)
-        assert len(started) == 1  # a quiet room: nothing read ahead
-        two_pass.read_ahead = lambda pcm: None  # read after the first pass, as before
-        assert streamed(mix) == ahead
-        assert two_pass.last_features == features
-    finally:
-        del two_pass.read_ahead
-
-
 def test_in_babble_whisper_reads_the_loudest_talkers_span(wavs):
     """In babble the VAD hands over the chatter before and after the vote too; Whisper
     reads only the loudest talker's span (the first pass's trim, TwoPass.TRIM_PAD frames
