@@ -488,8 +488,8 @@ def fit_fusion(rows: list[dict], wrong: float, l2: float,
             return "first"
         if first >= check_above and not _outside(r) and \
                 not _seat_asked(r, r.get("first_text")) and (
-                r.get("passes_agree") or not (_bare_number(r) or _unwritten_seat(r) or
-                                              _carried(r))):
+                r.get("passes_agree") or (not TwoPass.CHECK_AGREE and not (
+                    _bare_number(r) or _unwritten_seat(r) or _carried(r)))):
             return "checked"
         return "backup"
 
