@@ -570,7 +570,8 @@ class Utterance:
         # the back-up reads babble with care (fusion.noisy), and a search that found
         # nothing in babble had left the utterance before's measure there (a quiet
         # one: Whisper then read the chatter whole, raw and once)
-        owner.last_features = {"snr": self.snr()}
+        snr = self.snr()
+        owner.last_features = {"snr": snr}
         talker = self.talker()
         if self._started and not self._ended:
             owner.decoder.end_utt()
@@ -599,7 +600,6 @@ class Utterance:
         rival, agree = owner._rivals(text, players)
         fit = (best - loop) / frames
         margin = best - rival if rival is not None else math.inf
-        snr = self.snr()
         unsaid = self.unsaid()
         name_prob, utt_prob = self._posteriors(players)
         owner.last_features = {"fit": fit, "margin": margin, "name_fit": name_fit,
@@ -939,5 +939,7 @@ def make_recognizer(engine: str = "pocketsphinx", model: str | None = None,
     # babble is measured by the first pass, so the babble filter only serves a first pass
     # of the table's language (TwoPass.first_for; in another language PocketSphinx only
     # gives Whisper its second opinion)
-    hears = first is not None and getattr(first, "lang", "en") in (None, lang)
-    return TwoPass(first, backup, ask_below=ask_below, hush=hush.load() if hears else None)
+    ears = TwoPass(first, backup, ask_below=ask_below)
+    if ears.first_for(lang) is not None:
+        ears.hush = hush.load()
+    return ears
