@@ -12,13 +12,18 @@ through (`understand_frames`), exactly as the microphone does. Counted, after th
 declares the end of speech (its trailing silence itself is not processing): the last
 frame, the end of the search, confidence, matching, the narrator handling the answer the
 way `Box.answer` does (or "Did you say X?" when the confidence is low), and getting the
-first sentence of the reply as audio. Also printed: how fast the decoding during speech
-runs (it has to keep up with real time).
+first sentence of the reply as audio; and whatever a live box would still be busy with
+when the last frame comes (a microphone queues the frames while the box works: work
+started before the end of speech, at the VAD's pause hint or, in babble, when the talker
+stopped, counts as far as it outlasts the audio after it). Also printed: how fast the
+decoding during speech runs (it has to keep up with real time).
 
 With --babble, every utterance has three other talkers 10 dB under it over the whole clip
 (bench/voice_accuracy.py's babble): the VAD then hears speech to the clip's end, so the
 end of speech is the end of the clip, and the back-up takes its noisy path (the carriers
-probed, the best candidates heard again at two other speeds).
+probed, the best candidates heard again at two other speeds). The box works the answer
+out when the talker stops (recognizers.babble_end), while the chatter goes on; what it
+is still busy with at the end of the clip is counted.
 
 With --lang (es, de, fr, nl, fi, pl) the table speaks that language: a 10-player table
 (bench/voice_accuracy.py's names), its votes said by that language's espeak-ng voice, and
@@ -208,10 +213,9 @@ def main() -> int:
             segmenter.listener = _listener(current, recognizer, listen.intents, lang, names,
                                            segmenter)
             settled: list[float] = []  # when the VAD's pause hint came, how long it took
-            position = [0, 0]  # frame being fed, frame of the pause hint
 
             def pause(quiet: bool, current: list[Listening] = current,
-                      settled: list[float] = settled, position: list[int] = position,
+                      settled: list[float] = settled,
                       segmenter: Segmenter = segmenter) -> None:
                 t = time.perf_counter()
                 if not quiet:
@@ -220,14 +224,14 @@ def main() -> int:
                     current[0].pause(quiet, segmenter.after_hint)
                 if quiet:
                     settled.append(time.perf_counter() - t)
-                    position[1] = position[0]
 
             segmenter.pause = pause
             busy = 0.0
             frames = [pcm[k : k + FRAME_BYTES]
                       for k in range(0, len(pcm) - FRAME_BYTES + 1, FRAME_BYTES)]
+            frame_s = FRAME_BYTES / 2 / SAMPLE_RATE
+            done = 0.0  # when a live box would have finished the frames so far (s)
             for n, frame in enumerate(frames):
-                position[0] = n
                 t0 = time.perf_counter()
                 ended = segmenter.feed(frame)
                 if ended or n == len(frames) - 1:
@@ -235,16 +239,19 @@ def main() -> int:
                         segmenter.flush()
                     heard = current[0].finish()
                     break
-                busy += time.perf_counter() - t0
+                took = time.perf_counter() - t0
+                busy += took
+                # a live microphone queues the frames while the box works: frame n is
+                # there at (n + 1) frames, and is worked on once the frames before are
+                done = max(done, (n + 1) * frame_s) + took
             t1 = time.perf_counter()
-            # work done at the pause hint is hidden only as far as the rest of the VAD's
-            # trailing silence lasts (a live microphone queues the frames meanwhile); any
-            # excess would delay the end of speech being noticed, so it is counted
-            late = 0.0
+            # work done before the end of speech (at the VAD's pause hint in a quiet room,
+            # when the talker stopped in babble) is hidden only as far as the audio after
+            # it lasts; what a live box would still be doing when the last frame comes
+            # (its backlog) delays the answer, so it is counted
+            late = max(0.0, done - (n + 1) * frame_s)
             if settled:
-                hidden = (n - position[1]) * FRAME_BYTES / 2 / SAMPLE_RATE
                 hidden_ms = 1000 * segmenter.after_hint
-                late = max(0.0, settled[-1] - hidden)
                 concluding.append(1000 * settled[-1])
             t0 -= late
             during.append(busy / (len(pcm) / 2 / SAMPLE_RATE))

@@ -14,7 +14,10 @@ answer stands otherwise ("checked"). Without a first pass (another language) Whi
 decides alone, with weights of its own (`ALONE_WEIGHTS`).
 
 In babble Whisper reads only the loudest talker's span (`TRIM_BABBLE`: the chatter the VAD
-hands over before and after the vote is left out, as the first pass leaves it out).
+hands over before and after the vote is left out, as the first pass leaves it out), and
+the utterance ends where that talker stopped (`CUT_BABBLE`, recognizers.babble_end): its
+answer is worked out then, while the chatter the VAD still hears goes on
+(`TwoPassUtterance`).
 
 In a quiet room the first pass also gives its second opinion on Whisper's few best
 sentences (each decoded alone on the same audio: `TwoPass.second_scores`), an input of the
@@ -51,7 +54,14 @@ from typing import Any, ClassVar
 import numpy as np
 
 from local_voice.grammar import Grammar
-from local_voice.recognizers import SAMPLE_RATE, Recognized, Recognizer, talker_span
+from local_voice.recognizers import (
+    SAMPLE_RATE,
+    Recognized,
+    Recognizer,
+    babble_end,
+    frame_rms,
+    talker_span,
+)
 from local_voice.whisper import Candidate, Reading, WhisperRecognizer, _meaning
 
 
@@ -65,6 +75,7 @@ def _sigmoid(x: float) -> float:
 
 
 NOISY_SNR = 32.0  # as PocketSphinx's Utterance.TRIM_SNR
+FRAME_BYTES = SAMPLE_RATE * 10 // 1000 * 2  # 10 ms of 16-bit samples
 # No one's voice stands out of the noise (a fan, a hiss: the loud frames within this of
 # the quiet ones), and the first pass found no words in it: nothing was said to the
 # narrator, and Whisper is not asked to read a vote into it. Round 27: the bench's 388
@@ -232,6 +243,11 @@ class TwoPass:
     # whole; trimmed 130 (a pad of 5 frames, the first pass's), 132 (15), 126 (30); 99
     # within 6 dB of the loudest instead of 10, 125 within 14.
     TRIM_BABBLE: ClassVar[bool] = True
+    # ... and the utterance ends where that talker stopped (recognizers.babble_end: the
+    # chatter the VAD hands over after the vote is not read), so that the streamed
+    # utterance's answer is worked out while the chatter goes on (TwoPassUtterance) and
+    # is the same whenever the VAD ends it (round 28)
+    CUT_BABBLE: ClassVar[bool] = True
     TRIM_PAD: ClassVar[int] = 15
     # ... and through Hush (`hush`: local_voice.hush, a DeepFilterNet3 trained to take
     # down the voices behind the talker), nothing taken down by more than HUSH_LIMIT_DB:
@@ -408,9 +424,19 @@ class TwoPass:
         if not pcm:
             return None
         first = self.first_for(grammar.lang)
+        cut = self.cut(pcm, grammar.lang)
+        if cut is not None:
+            pcm = pcm[: cut * FRAME_BYTES]
         heard = first.recognize(pcm, grammar) if first is not None else None
         features = dict(getattr(first, "last_features", {}) or {}) if first else {}
         return self.decide(heard, features, pcm, grammar)
+
+    def cut(self, pcm: bytes, lang: str) -> int | None:
+        """Where an utterance of the first pass's language is cut in babble, in 10 ms
+        frames (`babble_end`, under CUT_BABBLE); None: it is read whole."""
+        if not self.CUT_BABBLE or self.first_for(lang) is None:
+            return None
+        return babble_end(frame_rms(np.frombuffer(pcm, dtype=np.int16)).tolist())
 
     def stream(self, grammar: Grammar) -> Any:
         first = self.first_for(grammar.lang)
@@ -981,7 +1007,9 @@ class _NoFirstPass:
 class TwoPassUtterance:
     """The first pass streamed while the person speaks; at the pause hint (or the end),
     if it is unsure, Whisper reads the whole utterance: during the VAD's trailing silence
-    when the pause hint comes."""
+    when the pause hint comes. In babble, where the VAD hears no silence, the answer is
+    worked out as soon as the loudest talker has stopped (`babble_end`), while the
+    chatter goes on, and kept if the utterance, when the VAD ends it, is cut there too."""
 
     # Whisper alone wants the VAD's pause hint SETTLE_ALONE seconds after the speech
     # stops, not the VAD's 0.3 (None: the VAD's own): its reading (about 0.7 s on 2 x86
@@ -996,14 +1024,26 @@ class TwoPassUtterance:
     def __init__(self, owner: TwoPass, inner: Any, grammar: Grammar):
         self.owner, self.inner, self.grammar = owner, inner, grammar
         self._pcm: list[bytes] = []
+        self._size = 0
         self._result: tuple[Recognized | None] | None = None
+        # the babble cut the result was worked out for (None: the utterance whole)
+        self._cut: int | None = None
         self._alone = isinstance(inner, _NoFirstPass)
         # how soon it wants the pause hint (Listening.settle_after; None: the VAD's own)
         self.settle_after = self.SETTLE_ALONE if self._alone else None
+        self._cuts = owner.CUT_BABBLE and not self._alone and hasattr(inner, "conclude_at")
 
     def feed(self, pcm: bytes) -> None:
         self._pcm.append(pcm)
+        self._size += len(pcm)
         self.inner.feed(pcm)
+        if self._cuts:
+            cut = babble_end(self.inner.energy)
+            if cut is not None and (self._result is None or self._cut != cut):
+                # the talker has stopped, the chatter goes on: the answer for the
+                # utterance cut there, now (worked out again if they speak again)
+                self._cut = cut
+                self._result = (self._decide_at(cut),)
 
     def settle(self, after: float = 0.0) -> None:
         self.inner.settle(after)
@@ -1015,20 +1055,42 @@ class TwoPassUtterance:
             # read at the end of speech (the first pass's per-frame scores of the second
             # opinion moved); with them, 1 fewer (a Finnish vote at the threshold: 0.4999
             # there, 0.5001 here)
+            self._cut = None
             self._result = (self._decide(after if self._alone else 0.0),)
 
     def unsettle(self) -> None:
         self.inner.unsettle()
-        self._result = None
+        if self._cut is None:
+            self._result = None
 
     def finish(self) -> Recognized | None:
+        if self._cuts:
+            cut = babble_end(self.inner.energy)
+            if cut is not None:
+                if self._result is None or self._cut != cut:
+                    self._cut = cut
+                    self._result = (self._decide_at(cut),)
+                return self._result[0]
+            if self._cut is not None:
+                # cut before, whole after all (the talker spoke again to the end)
+                self._cut = None
+                self._result = (self._decide_at(None),)
         if self._result is None:
             self._result = (self._decide(),)
         return self._result[0]
 
+    def _decide_at(self, cut: int | None) -> Recognized | None:
+        """The answer for the utterance cut at `cut` frames of 10 ms (None: whole)."""
+        heard = self.inner.conclude_at(cut)
+        pcm = b"".join(self._pcm)
+        return self._owner_decide(heard, pcm if cut is None else pcm[: cut * FRAME_BYTES])
+
     def _decide(self, silence: float = 0.0) -> Recognized | None:
         heard = self.inner.finish()
+        pcm = b"".join(self._pcm) + bytes(2 * int(silence * SAMPLE_RATE))
+        return self._owner_decide(heard, pcm)
+
+    def _owner_decide(self, heard: Recognized | None, pcm: bytes) -> Recognized | None:
         first = self.owner.first_for(self.grammar.lang)
         features = dict(getattr(first, "last_features", {}) or {})
-        pcm = b"".join(self._pcm) + bytes(2 * int(silence * SAMPLE_RATE))
         return self.owner.decide(heard, features, pcm, self.grammar)

@@ -736,6 +736,52 @@ def test_in_babble_whisper_reads_the_loudest_talkers_span(wavs):
     assert span.stop - span.start >= 0.9 * len(alone[said])
 
 
+def test_in_babble_the_utterance_ends_where_the_loudest_talker_stopped(wavs):
+    """The VAD hears the chatter after a vote as speech, so in babble it ends the
+    utterance only when the table pauses. The utterance is read as ending BABBLE_TAIL
+    frames (0.3 s) after the loudest talker's last loud frame: none while they may still
+    be speaking, and none in a quiet room, where the VAD hears the end."""
+    from local_voice.recognizers import BABBLE_TAIL, babble_end, frame_rms
+
+    mix, alone, said = vote_in_babble(wavs, "I vote for Henry", lead=1.0)
+    frames = alone[: len(alone) // 160 * 160].reshape(-1, 160)
+    level = np.sqrt((frames**2).mean(axis=1))
+    last = int(np.flatnonzero(level > level.max() / 10 ** (30 / 20))[-1])  # the vote's end
+    cut = babble_end(frame_rms(mix).tolist())
+    assert cut is not None
+    assert last + BABBLE_TAIL - 20 <= cut <= last + BABBLE_TAIL + 30, (cut, last)
+    assert cut * 160 < len(mix) - 0.5 * 16000  # the chatter after it is not read
+    # the talker still speaking (the mix up to the vote's middle): no end yet
+    middle = (said.start + said.stop) // 2
+    assert babble_end(frame_rms(mix[:middle]).tolist()) is None
+    # a quiet room: the VAD hears the end of the vote, nothing is cut
+    assert babble_end(frame_rms(alone.astype(np.int16)).tolist()) is None
+
+
+def test_in_babble_the_answer_is_worked_out_while_the_chatter_goes_on(two_pass, wavs):
+    """Streamed, a vote said in babble is answered as soon as its talker has stopped
+    (`babble_end`), during the chatter the VAD still hears as speech; the end of the
+    utterance then only hands over that answer. It is the answer the recording gives
+    (the utterance cut at the same frame either way), and the chatter before the talker
+    stopped is not taken for the end of the vote."""
+    from local_voice.hearing import FRAME_BYTES
+
+    grammar = build_grammar("en", EXPECT["vote"], NAMES)
+    mix = vote_in_babble(wavs, "my vote goes to Lucy", lead=0.5)[0]
+    pcm = mix.tobytes()
+    utterance = two_pass.stream(grammar)
+    for k in range(0, len(pcm) - FRAME_BYTES + 1, FRAME_BYTES):
+        utterance.feed(pcm[k : k + FRAME_BYTES])
+    ready = utterance._result
+    assert ready is not None  # worked out before the end of the utterance
+    streamed = utterance.finish()
+    assert streamed is ready[0]  # the end only hands it over
+    recorded = two_pass.recognize(pcm[: len(pcm) // FRAME_BYTES * FRAME_BYTES], grammar)
+    assert (streamed.text, round(streamed.confidence, 4)) == (
+        recorded.text, round(recorded.confidence, 4))
+    assert streamed.text.endswith("lucy"), streamed
+
+
 # ------------------------------------------------------------------ the sound arbiter
 
 
