@@ -154,10 +154,13 @@ def _active_rms(x: np.ndarray) -> float:
     return _rms(loud.ravel())
 
 
+BABBLE_LEAD = 0.4  # seconds of chatter before (and after) the speech
+
+
 def babble(clean: Audio, seed: int) -> Audio:
     """Three other talkers, 10 dB below the speech, over the whole clip."""
     rng = np.random.default_rng(seed)
-    pad = np.zeros(int(0.4 * RATE), dtype=np.float64)
+    pad = np.zeros(int(BABBLE_LEAD * RATE), dtype=np.float64)
     target = np.concatenate([pad, clean.samples.astype(np.float64), pad])
     noise = np.zeros_like(target)
     picks = rng.choice(len(BABBLE_VOICES), size=3, replace=False)

@@ -19,11 +19,13 @@ stopped, counts as far as it outlasts the audio after it). Also printed: how fas
 decoding during speech runs (it has to keep up with real time).
 
 With --babble, every utterance has three other talkers 10 dB under it over the whole clip
-(bench/voice_accuracy.py's babble): the VAD then hears speech to the clip's end, so the
-end of speech is the end of the clip, and the back-up takes its noisy path (the carriers
-probed, the best candidates heard again at two other speeds). The box works the answer
-out when the talker stops (recognizers.babble_end), while the chatter goes on; what it
-is still busy with at the end of the clip is counted.
+(bench/voice_accuracy.py's babble): the VAD then hears speech to the clip's end, and the
+back-up takes its noisy path (the carriers probed, the best candidates heard again at two
+other speeds). The box works the answer out when the talker stops
+(recognizers.babble_end), while the chatter goes on; the end of speech is the end of the
+clip (the table pauses), and what the box is still busy with then is counted. Also
+printed: from the talker's last sound to the answer, the VAD's trailing silence (or the
+chatter after the vote) included.
 
 With --lang (es, de, fr, nl, fi, pl) the table speaks that language: a 10-player table
 (bench/voice_accuracy.py's names), its votes said by that language's espeak-ng voice, and
@@ -78,6 +80,17 @@ def espeak(text: str, voice: str = "en-us+m7") -> Audio:
     pad = Audio.silence(0.3).samples
     return Audio(__import__("numpy").concatenate([pad, audio.samples, pad, pad, pad]),
                  SAMPLE_RATE)
+
+
+def _last_sound(audio: Audio) -> float:
+    """When the talker's last sound ends in `audio` (s): its last 10 ms frame within
+    40 dB of its loudest."""
+    import numpy as np
+
+    frames = audio.samples[: len(audio.samples) // 160 * 160].astype(np.float64)
+    level = 20 * np.log10(np.maximum(np.sqrt((frames.reshape(-1, 160) ** 2).mean(axis=1)),
+                                     1.0))
+    return (int(np.flatnonzero(level > level.max() - 40)[-1]) + 1) * 0.01
 
 
 def day_vote(tmp: Path, lang: str = "en", names: list[str] = NAMES) -> tuple[Relay, str]:
@@ -180,13 +193,16 @@ def main() -> int:
         prepare(build_grammar(lang, EXPECT["vote"], names))
     compile_ms = 1000 * (time.perf_counter() - t)
     clips = [(text, espeak(text, speaker)) for text in phrases]
+    stops = {text: _last_sound(audio) for text, audio in clips}  # the talker stops (s)
     if args.babble:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         import voice_accuracy
 
         clips = [(text, voice_accuracy.babble(audio, seed=500 + k))
                  for k, (text, audio) in enumerate(clips)]
+        stops = {text: stop + voice_accuracy.BABBLE_LEAD for text, stop in stops.items()}
     clips = [(text, audio.samples.tobytes()) for text, audio in clips]
+    after_stop: list[float] = []  # from the talker's last sound to the answer (ms)
     rows: list[tuple[float, float, float, float]] = []
     during: list[float] = []  # processing per second of audio while the person speaks
     concluding: list[float] = []  # the answer worked out at the VAD's pause hint (ms)
@@ -275,6 +291,7 @@ def main() -> int:
             paths.append(getattr(recognizer, "last_path", "first") or "first")
             rows.append((1000 * (t1 - t0), 1000 * (t2 - t1), 1000 * (t3 - t2),
                          1000 * (t3 - t0)))
+            after_stop.append(1000 * ((n + 1) * frame_s - stops[_text]) + rows[-1][3])
             if args.each:
                 print(f"{_text!r}: {paths[-1]}, heard {heard.player or heard.intent} "
                       f"({heard.confidence:.2f}); at the pause hint "
@@ -311,6 +328,10 @@ def main() -> int:
     import os
 
     print(f"load average at the end: {os.getloadavg()[0]:.1f} (2 cores)")
+    print(f"from the talker's last sound to the answer's first sample (the VAD's trailing "
+          f"silence included): median {statistics.median(after_stop):.0f} ms, p90 "
+          f"{sorted(after_stop)[math.ceil(0.9 * len(after_stop)) - 1]:.0f} ms, max "
+          f"{max(after_stop):.0f} ms")
     labels = {"first": "first pass decided", "checked": "back-up checked the first pass",
               "backup": "back-up decided",
               "unlisted": "a name the table does not have, said back"}

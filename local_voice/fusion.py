@@ -58,6 +58,7 @@ from local_voice.recognizers import (
     SAMPLE_RATE,
     Recognized,
     Recognizer,
+    Utterance,
     babble_end,
     frame_rms,
     talker_span,
@@ -75,7 +76,6 @@ def _sigmoid(x: float) -> float:
 
 
 NOISY_SNR = 32.0  # as PocketSphinx's Utterance.TRIM_SNR
-FRAME_BYTES = SAMPLE_RATE * 10 // 1000 * 2  # 10 ms of 16-bit samples
 # No one's voice stands out of the noise (a fan, a hiss: the loud frames within this of
 # the quiet ones), and the first pass found no words in it: nothing was said to the
 # narrator, and Whisper is not asked to read a vote into it. Round 27: the bench's 388
@@ -243,12 +243,12 @@ class TwoPass:
     # whole; trimmed 130 (a pad of 5 frames, the first pass's), 132 (15), 126 (30); 99
     # within 6 dB of the loudest instead of 10, 125 within 14.
     TRIM_BABBLE: ClassVar[bool] = True
+    TRIM_PAD: ClassVar[int] = 15
     # ... and the utterance ends where that talker stopped (recognizers.babble_end: the
     # chatter the VAD hands over after the vote is not read), so that the streamed
     # utterance's answer is worked out while the chatter goes on (TwoPassUtterance) and
     # is the same whenever the VAD ends it (round 28)
     CUT_BABBLE: ClassVar[bool] = True
-    TRIM_PAD: ClassVar[int] = 15
     # ... and through Hush (`hush`: local_voice.hush, a DeepFilterNet3 trained to take
     # down the voices behind the talker), nothing taken down by more than HUSH_LIMIT_DB:
     # it filters the whole utterance, and the talker's span is cut from the filtered
@@ -426,7 +426,7 @@ class TwoPass:
         first = self.first_for(grammar.lang)
         cut = self.cut(pcm, grammar.lang)
         if cut is not None:
-            pcm = pcm[: cut * FRAME_BYTES]
+            pcm = pcm[: cut * Utterance.FRAME]
         heard = first.recognize(pcm, grammar) if first is not None else None
         features = dict(getattr(first, "last_features", {}) or {}) if first else {}
         return self.decide(heard, features, pcm, grammar)
@@ -1024,7 +1024,6 @@ class TwoPassUtterance:
     def __init__(self, owner: TwoPass, inner: Any, grammar: Grammar):
         self.owner, self.inner, self.grammar = owner, inner, grammar
         self._pcm: list[bytes] = []
-        self._size = 0
         self._result: tuple[Recognized | None] | None = None
         # the babble cut the result was worked out for (None: the utterance whole)
         self._cut: int | None = None
@@ -1035,7 +1034,6 @@ class TwoPassUtterance:
 
     def feed(self, pcm: bytes) -> None:
         self._pcm.append(pcm)
-        self._size += len(pcm)
         self.inner.feed(pcm)
         if self._cuts:
             cut = babble_end(self.inner.energy)
@@ -1083,7 +1081,7 @@ class TwoPassUtterance:
         """The answer for the utterance cut at `cut` frames of 10 ms (None: whole)."""
         heard = self.inner.conclude_at(cut)
         pcm = b"".join(self._pcm)
-        return self._owner_decide(heard, pcm if cut is None else pcm[: cut * FRAME_BYTES])
+        return self._owner_decide(heard, pcm if cut is None else pcm[: cut * Utterance.FRAME])
 
     def _decide(self, silence: float = 0.0) -> Recognized | None:
         heard = self.inner.finish()

@@ -635,7 +635,8 @@ class Utterance:
         return whole if self.limit is None else whole[: self.limit * self.FRAME]
 
     def _gated(self) -> bytes:
-        """The whole utterance with the steady babble gated out (local_voice.denoise)."""
+        """The utterance (up to `limit`) with the steady babble gated out
+        (local_voice.denoise)."""
         import numpy as np
 
         from local_voice.denoise import spectral_gate
