@@ -10,7 +10,8 @@ sox. "babble" mixes three other talkers (other voices, other sentences) 10 dB be
 speech (SNR +10 dB: the speech's level over its loud frames against the babble's over the
 whole clip, babble also in the 0.4 s before and after the vote). "talk" is what is said at
 the table that is not a vote at all ("who wants another cup of tea"), by the same voices:
-it must not be counted as a vote; "talk-langs" is the same in the six other languages
+it must not be counted as a vote ("talk-babble": the same lines under babble, as
+"babble" mixes it); "talk-langs" is the same in the six other languages
 (four lines each, by their espeak-ng voices); "talk-absent" is the clean votes for a player
 by name, each at a table without that player (a vote for a dead player, or a name the box
 never heard of): counted for anyone at the table, it is a wrong vote. Everything goes through
@@ -361,8 +362,8 @@ def lang_talk_cases(quick: bool) -> list[tuple[str, str, str, str, str | None]]:
     return out
 
 
-CONDITIONS = ("clean", "babble", "talk", "respelled", "enrolled", *LANGS, "talk-langs",
-              "talk-absent", *(f"talk-absent-{lang}" for lang in LANGS))
+CONDITIONS = ("clean", "babble", "talk", "talk-babble", "respelled", "enrolled", *LANGS,
+              "talk-langs", "talk-absent", *(f"talk-absent-{lang}" for lang in LANGS))
 
 
 def condition_audio(condition: str, quick: bool, step: int = 1,  # type: ignore[no-untyped-def]
@@ -389,10 +390,13 @@ def condition_audio(condition: str, quick: bool, step: int = 1,  # type: ignore[
             clean = speech(kind, voice, text)
             audio = babble(clean, seed=1000 + i) if condition == "babble" else padded(clean)
             yield "en", NAMES, audio, voice, text, player
-    elif condition == "talk":
+    elif condition in ("talk", "talk-babble"):
         for i, (kind, voice, text, player) in enumerate(talk_cases(quick)):
             if not (i - offset) % step:
-                yield "en", NAMES, padded(speech(kind, voice, text)), voice, text, player
+                clean = speech(kind, voice, text)
+                audio = babble(clean, seed=3000 + i) if condition == "talk-babble" else \
+                    padded(clean)
+                yield "en", NAMES, audio, voice, text, player
     elif condition == "talk-absent":
         # the clean votes for a player by name, at a table without that player (a vote
         # for a dead player, or a name the box never heard of): counted for anyone, it
