@@ -51,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from local_voice.box import VoiceMouth, make_voice
 from local_voice.grammar import build_grammar
 from local_voice.hearing import EXPECT, FRAME_BYTES, Listening, Segmenter
-from local_voice.recognizers import SAMPLE_RATE, make_recognizer
+from local_voice.recognizers import SAMPLE_RATE, frame_rms, make_recognizer
 from local_voice.voices import Audio
 from narrator import Heard, Say, Tick
 from phones.relay import Relay, handle
@@ -87,9 +87,7 @@ def _last_sound(audio: Audio) -> float:
     40 dB of its loudest."""
     import numpy as np
 
-    frames = audio.samples[: len(audio.samples) // 160 * 160].astype(np.float64)
-    level = 20 * np.log10(np.maximum(np.sqrt((frames.reshape(-1, 160) ** 2).mean(axis=1)),
-                                     1.0))
+    level = 20 * np.log10(np.maximum(frame_rms(audio.samples), 1.0))
     return (int(np.flatnonzero(level > level.max() - 40)[-1]) + 1) * 0.01
 
 

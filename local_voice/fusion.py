@@ -1037,11 +1037,10 @@ class TwoPassUtterance:
         self.inner.feed(pcm)
         if self._cuts:
             cut = babble_end(self.inner.energy)
-            if cut is not None and (self._result is None or self._cut != cut):
+            if cut is not None:
                 # the talker has stopped, the chatter goes on: the answer for the
                 # utterance cut there, now (worked out again if they speak again)
-                self._cut = cut
-                self._result = (self._decide_at(cut),)
+                self._answer_at(cut)
 
     def settle(self, after: float = 0.0) -> None:
         self.inner.settle(after)
@@ -1064,18 +1063,20 @@ class TwoPassUtterance:
     def finish(self) -> Recognized | None:
         if self._cuts:
             cut = babble_end(self.inner.energy)
-            if cut is not None:
-                if self._result is None or self._cut != cut:
-                    self._cut = cut
-                    self._result = (self._decide_at(cut),)
-                return self._result[0]
-            if self._cut is not None:
-                # cut before, whole after all (the talker spoke again to the end)
-                self._cut = None
-                self._result = (self._decide_at(None),)
+            if cut is not None or self._cut is not None:
+                # cut where the answer was worked out, or elsewhere; or cut before and
+                # whole after all (the talker spoke again to the end)
+                self._answer_at(cut)
         if self._result is None:
             self._result = (self._decide(),)
         return self._result[0]
+
+    def _answer_at(self, cut: int | None) -> None:
+        """The answer for the utterance cut at `cut` (None: whole), unless it is the one
+        already worked out."""
+        if self._result is None or self._cut != cut:
+            self._cut = cut
+            self._result = (self._decide_at(cut),)
 
     def _decide_at(self, cut: int | None) -> Recognized | None:
         """The answer for the utterance cut at `cut` frames of 10 ms (None: whole)."""

@@ -718,14 +718,26 @@ def loudest_span(energy: Any, pad: int | None = None) -> tuple[int, int] | None:
     import numpy as np
 
     pad = Utterance.TRIM_PAD if pad is None else pad
+    loud = talker_loud(energy)
+    if loud is None:
+        return None
+    frames = np.flatnonzero(loud)
+    start = max(0, int(frames[0]) - pad)
+    end = min(len(loud), int(frames[-1]) + 1 + pad)
+    return (start, end) if end - start < len(loud) else None
+
+
+def talker_loud(energy: Any) -> Any:
+    """Which 10 ms frames (`energy`: each frame's RMS) are the loudest talker's: their
+    level, smoothed over 5 frames, within Utterance.TRIM_DB of the loudest (a boolean
+    array); None under 20 frames."""
+    import numpy as np
+
     level = 20 * np.log10(np.maximum(np.asarray(energy, dtype=np.float64), 1.0))
     if len(level) < 20:
         return None
     smooth = np.convolve(level, np.ones(5) / 5, mode="same")
-    loud = np.flatnonzero(smooth > smooth.max() - Utterance.TRIM_DB)
-    start = max(0, int(loud[0]) - pad)
-    end = min(len(level), int(loud[-1]) + 1 + pad)
-    return (start, end) if end - start < len(level) else None
+    return smooth > smooth.max() - Utterance.TRIM_DB
 
 
 def level_snr(energy: Any) -> float:
@@ -763,17 +775,15 @@ BABBLE_GAP = 50
 
 def talker_end(energy: Any, sustain: int = BABBLE_SUSTAIN, gap: int = BABBLE_GAP
                ) -> int | None:
-    """The frame after the loudest talker's last loud frame (their smoothed level, as
-    `loudest_span`'s, within Utterance.TRIM_DB of the loudest): the end of their last
-    stretch of `sustain` loud frames, carried on over the loud frames that come less
-    than `gap` frames after the one before. None if there is no such stretch."""
+    """The frame after the loudest talker's last loud frame (`talker_loud`): the end of
+    their last stretch of `sustain` loud frames, carried on over the loud frames that
+    come less than `gap` frames after the one before. None if there is no such
+    stretch."""
     import numpy as np
 
-    level = 20 * np.log10(np.maximum(np.asarray(energy, dtype=np.float64), 1.0))
-    if len(level) < 20:
+    loud = talker_loud(energy)
+    if loud is None:
         return None
-    smooth = np.convolve(level, np.ones(5) / 5, mode="same")
-    loud = smooth > smooth.max() - Utterance.TRIM_DB
     # where a run of `sustain` loud frames ends
     runs = np.convolve(loud.astype(np.int64), np.ones(sustain, dtype=np.int64), mode="valid")
     ends = np.flatnonzero(runs >= sustain)
