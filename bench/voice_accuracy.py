@@ -11,10 +11,14 @@ speech (SNR +10 dB: the speech's level over its loud frames against the babble's
 whole clip, babble also in the 0.4 s before and after the vote). "talk" is what is said at
 the table that is not a vote at all ("who wants another cup of tea"), by the same voices:
 it must not be counted as a vote ("talk-babble": the same lines under babble, as
-"babble" mixes it); "talk-langs" is the same in the six other languages
-(four lines each, by their espeak-ng voices); "talk-absent" is the clean votes for a player
-by name, each at a table without that player (a vote for a dead player, or a name the box
-never heard of): counted for anyone at the table, it is a wrong vote. Everything goes through
+"babble" mixes it). "babble-late" is "babble" with 2.5 s of chatter before the vote and
+after it (at a real table the chatter goes on: the box must not end the vote before it is
+said, nor wait for the chatter to stop), "babble-alone" that chatter with no vote in it
+(never counted as one); both mean the box's live path (--stream). "talk-langs" is the
+same in the six other languages (four lines each, by their espeak-ng voices);
+"talk-absent" is the clean votes for a player by name, each at a table without that player
+(a vote for a dead player, or a name the box never heard of): counted for anyone at the
+table, it is a wrong vote. Everything goes through
 `local_voice.hearing.understand_audio`, the same path as `wolfvillage hear --expect vote`;
 with --stream, through the box's live path instead (`understand_frames`).
 
@@ -41,6 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import closing
 from pathlib import Path
 
 import numpy as np
@@ -156,13 +161,21 @@ def _active_rms(x: np.ndarray) -> float:
 
 
 BABBLE_LEAD = 0.4  # seconds of chatter before (and after) the speech
+# babble-late: the chatter goes on a while before the vote and after it, as at a real
+# table (the talker answers the narrator's question in the middle of it), so that the
+# VAD ends the utterance only at the clip's end; babble-alone: that chatter alone
+LATE_LEAD = 2.5
 
 
-def babble(clean: Audio, seed: int) -> Audio:
-    """Three other talkers, 10 dB below the speech, over the whole clip."""
+def babble(clean: Audio, seed: int, lead: float | None = None, after: float | None = None,
+           spoken: bool = True) -> Audio:
+    """Three other talkers, 10 dB below the speech, over the whole clip: `lead` seconds of
+    chatter before the speech and `after` seconds after it (BABBLE_LEAD unless given);
+    not `spoken`, the chatter alone, at the level it has under that speech."""
     rng = np.random.default_rng(seed)
-    pad = np.zeros(int(BABBLE_LEAD * RATE), dtype=np.float64)
-    target = np.concatenate([pad, clean.samples.astype(np.float64), pad])
+    before = np.zeros(int((BABBLE_LEAD if lead is None else lead) * RATE), dtype=np.float64)
+    behind = np.zeros(int((BABBLE_LEAD if after is None else after) * RATE), dtype=np.float64)
+    target = np.concatenate([before, clean.samples.astype(np.float64), behind])
     noise = np.zeros_like(target)
     picks = rng.choice(len(BABBLE_VOICES), size=3, replace=False)
     for k in picks:
@@ -175,7 +188,8 @@ def babble(clean: Audio, seed: int) -> Audio:
         start = int(rng.integers(0, len(talker) - len(target) + 1))
         noise += talker[start : start + len(target)]
     gain = _active_rms(clean.samples) / max(_rms(noise), 1e-9) / (10 ** (SNR_DB / 20))
-    mixed = np.clip(target + noise * gain, -32768, 32767).astype(np.int16)
+    mixed = np.clip((target if spoken else 0.0) + noise * gain, -32768, 32767
+                    ).astype(np.int16)
     return Audio(mixed, RATE)
 
 
@@ -210,14 +224,16 @@ def judge(heard: Hearing, player: str | None) -> str:
 
 def streamed(audio: Audio, recognizer: object, lang: str = "en",
              names: list[str] | None = None) -> Hearing:
-    """As the microphone hears it (devices.Microphone.hear); of several utterances (the
-    VAD split the clip), the one with the longest reading."""
+    """As the microphone hears it (devices.Microphone.hear): the first utterance, which
+    the narrator answers (in babble it can end before the clip does: a sure vote ends
+    where the talker stopped, Listening.done)."""
     pcm = audio.samples.tobytes()
     frames = (pcm[k : k + FRAME_BYTES] for k in range(0, len(pcm) - FRAME_BYTES + 1,
                                                       FRAME_BYTES))
-    heard = list(understand_frames(frames, recognizer, lang,  # type: ignore[arg-type]
-                                   names or NAMES, EXPECT["vote"]))
-    return max(heard, key=lambda h: len(h.text)) if heard else Hearing("", None, {}, None, 0)
+    heard = understand_frames(frames, recognizer, lang,  # type: ignore[arg-type]
+                              names or NAMES, EXPECT["vote"])
+    with closing(heard):
+        return next(heard, Hearing("", None, {}, None, 0))
 
 
 def cases(quick: bool) -> list[tuple[str, str, str, str | None]]:
@@ -362,7 +378,8 @@ def lang_talk_cases(quick: bool) -> list[tuple[str, str, str, str, str | None]]:
     return out
 
 
-CONDITIONS = ("clean", "babble", "talk", "talk-babble", "respelled", "enrolled", *LANGS,
+CONDITIONS = ("clean", "babble", "talk", "talk-babble", "babble-late", "babble-alone",
+              "respelled", "enrolled", *LANGS,
               "talk-langs", "talk-absent", *(f"talk-absent-{lang}" for lang in LANGS))
 
 
@@ -382,14 +399,23 @@ def condition_audio(condition: str, quick: bool, step: int = 1,  # type: ignore[
             yield ("en", names, padded(speech(kind, voice, text)), voice, text,
                    TALK if condition == "talk-absent" else player)
         return
-    if condition in ("clean", "babble"):
+    if condition in ("clean", "babble", "babble-late"):
         todo = cases(quick)
         for i, (kind, voice, text, player) in enumerate(todo):
             if (i - offset) % step:
                 continue
             clean = speech(kind, voice, text)
-            audio = babble(clean, seed=1000 + i) if condition == "babble" else padded(clean)
+            audio = babble(clean, seed=1000 + i) if condition == "babble" else \
+                babble(clean, 1000 + i, LATE_LEAD, LATE_LEAD) if condition == "babble-late" \
+                else padded(clean)
             yield "en", NAMES, audio, voice, text, player
+    elif condition == "babble-alone":
+        # the chatter of babble-late alone, at its level under every fourth vote: no vote
+        for i, (kind, voice, text, _player) in enumerate(cases(quick)[::4]):
+            if not (i - offset) % step:
+                audio = babble(speech(kind, voice, text), 4000 + i, LATE_LEAD, LATE_LEAD,
+                               spoken=False)
+                yield "en", NAMES, audio, voice, "(chatter alone)", TALK
     elif condition in ("talk", "talk-babble"):
         for i, (kind, voice, text, player) in enumerate(talk_cases(quick)):
             if not (i - offset) % step:
@@ -557,7 +583,8 @@ def main() -> int:
         if not n:
             continue
         all_ok &= _report(condition, count, alone, paths, by_voice, n)
-        if named["asked"] and not condition.startswith("talk"):
+        if named["asked"] and not condition.startswith("talk") and \
+                condition != "babble-alone":
             print(f"          asked again naming a player: {named['asked']}, the intended "
                   f"one in {named['right']}")
     print(f"mean time per utterance {1000 * decode_time / max(decoded, 1):.0f} ms")
@@ -572,7 +599,7 @@ def _pct(k: int, n: int) -> str:
 def _report(condition: str, count: dict[str, int], alone: dict[str, int],
             paths: dict[str, int], by_voice: dict[str, list[int]], n: int) -> bool:
     right, asked, other, wrong = (count[k] for k in ("right", "asked", "other", "wrong"))
-    if condition.startswith("talk"):
+    if condition.startswith("talk") or condition == "babble-alone":
         met = wrong / n <= 1 / 50
         # "unlisted": answered "I don't know anyone called Henry." before the question
         # comes again (rounds 21 and 22)

@@ -22,8 +22,10 @@ With --babble, every utterance has three other talkers 10 dB under it over the w
 (bench/voice_accuracy.py's babble): the VAD then hears speech to the clip's end, and the
 back-up takes its noisy path (the carriers probed, the best candidates heard again at two
 other speeds). The box works the answer out when the talker stops
-(recognizers.babble_end), while the chatter goes on; the end of speech is the end of the
-clip (the table pauses), and what the box is still busy with then is counted. Also
+(recognizers.babble_end), while the chatter goes on; a vote it is sure of ends there
+(0.5 s after the talker's last loud sound, fusion.TwoPassUtterance.HOLD_BABBLE), any
+other at the end of the clip (the table pauses), and what the box is still busy with then
+is counted. --chatter sets how long the chatter goes on before and after the vote. Also
 printed: from the talker's last sound to the answer, the VAD's trailing silence (or the
 chatter after the vote) included.
 
@@ -150,6 +152,10 @@ def main() -> int:
     parser.add_argument("--whisper", default="tiny.en", help="the back-up (none: without)")
     parser.add_argument("--babble", action="store_true",
                         help="other people talking under every vote (the noisy path)")
+    parser.add_argument("--chatter", type=float, default=None,
+                        help="with --babble: seconds of chatter before and after each vote "
+                        "(bench/voice_accuracy.py's BABBLE_LEAD, 0.4, unless given; its "
+                        "babble-late has 2.5)")
     parser.add_argument("--each", action="store_true",
                         help="print every utterance: its path and where its time went")
     parser.add_argument("--lang", default="en",
@@ -196,9 +202,10 @@ def main() -> int:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         import voice_accuracy
 
-        clips = [(text, voice_accuracy.babble(audio, seed=500 + k))
+        lead = voice_accuracy.BABBLE_LEAD if args.chatter is None else args.chatter
+        clips = [(text, voice_accuracy.babble(audio, 500 + k, lead, lead))
                  for k, (text, audio) in enumerate(clips)]
-        stops = {text: stop + voice_accuracy.BABBLE_LEAD for text, stop in stops.items()}
+        stops = {text: stop + lead for text, stop in stops.items()}
     clips = [(text, audio.samples.tobytes()) for text, audio in clips]
     after_stop: list[float] = []  # from the talker's last sound to the answer (ms)
     rows: list[tuple[float, float, float, float]] = []
@@ -207,6 +214,7 @@ def main() -> int:
     premature = [0]  # pause hints the speech went on after
     hidden_ms = 0.0  # the trailing silence after the pause hint
     firsts: list[str] = []
+    early_stops: list[float] = []  # talker's last sound -> answer, of votes ended early
     ahead: list[float] = []  # the answers' lines made while the question is asked (ms)
     for _ in range(args.runs):
         for _text, pcm in clips:
@@ -248,7 +256,10 @@ def main() -> int:
             for n, frame in enumerate(frames):
                 t0 = time.perf_counter()
                 ended = segmenter.feed(frame)
-                if ended or n == len(frames) - 1:
+                # as hearings() does: in babble, a sure vote ends where the talker
+                # stopped though the chatter goes on (Listening.done)
+                early = not ended and bool(current) and current[0].done()
+                if ended or early or n == len(frames) - 1:
                     if not ended:
                         segmenter.flush()
                     heard = current[0].finish()
@@ -290,12 +301,16 @@ def main() -> int:
             rows.append((1000 * (t1 - t0), 1000 * (t2 - t1), 1000 * (t3 - t2),
                          1000 * (t3 - t0)))
             after_stop.append(1000 * ((n + 1) * frame_s - stops[_text]) + rows[-1][3])
+            if early:
+                early_stops.append(after_stop[-1])
             if args.each:
                 print(f"{_text!r}: {paths[-1]}, heard {heard.player or heard.intent} "
                       f"({heard.confidence:.2f}); at the pause hint "
                       f"{1000 * settled[-1] if settled else 0:.0f} ms, counted "
                       f"{rows[-1][0]:.0f} + narrator {rows[-1][1]:.0f} + audio "
-                      f"{rows[-1][2]:.0f} = {rows[-1][3]:.0f} ms", flush=True)
+                      f"{rows[-1][2]:.0f} = {rows[-1][3]:.0f} ms; from the talker's last "
+                      f"sound {after_stop[-1]:.0f} ms{' (ended early)' if early else ''}",
+                      flush=True)
     hear = [r[0] for r in rows]
     total = [r[3] for r in rows]
     print(f"name lines synthesised in the background at game start: {prepare_s:.1f} s "
@@ -330,6 +345,12 @@ def main() -> int:
           f"silence included): median {statistics.median(after_stop):.0f} ms, p90 "
           f"{sorted(after_stop)[math.ceil(0.9 * len(after_stop)) - 1]:.0f} ms, max "
           f"{max(after_stop):.0f} ms")
+    if args.babble:
+        print(f"votes ended where the talker stopped, the chatter going on: "
+              f"{len(early_stops)} of {len(rows)} (the others at the clip's end)"
+              + (f"; from the talker's last sound to their answer: median "
+                 f"{statistics.median(early_stops):.0f} ms, max {max(early_stops):.0f} ms"
+                 if early_stops else ""))
     labels = {"first": "first pass decided", "checked": "back-up checked the first pass",
               "backup": "back-up decided",
               "unlisted": "a name the table does not have, said back"}

@@ -167,6 +167,13 @@ class Listening:
             else:
                 self._stream.unsettle()
 
+    def done(self) -> bool:
+        """The recogniser has its answer and the speech is over, though the VAD still
+        hears speech: in babble, a sure vote the talker has stopped saying while the chatter
+        goes on (fusion.TwoPassUtterance.done)."""
+        done = getattr(self._stream, "done", None)
+        return bool(done and done())
+
     def finish(self) -> Hearing:
         if self._stream is not None:
             heard = self._stream.finish() if self.size else None
@@ -216,8 +223,10 @@ def hearings(frames: Iterable[bytes], listening: Callable[[], Listening],
              segmenter: Segmenter, flush: bool = False) -> Iterator[Hearing]:
     """Each utterance the segmenter finds in `frames`, understood while it is spoken: every
     frame the VAD lets in goes to a `Listening` (a new one from `listening` per utterance),
-    and the VAD's pause hint lets it conclude during the trailing silence. With `flush`,
-    speech still going on when the frames end counts as an utterance too."""
+    and the VAD's pause hint lets it conclude during the trailing silence. An utterance
+    also ends where its recogniser says it is done (`Listening.done`: in babble, a sure
+    vote the talker has stopped saying while the chatter goes on). With `flush`, speech
+    still going on when the frames end counts as an utterance too."""
     current: list[Listening] = []
     settle = segmenter.settle
 
@@ -237,6 +246,9 @@ def hearings(frames: Iterable[bytes], listening: Callable[[], Listening],
     segmenter.pause = pause
     for frame in frames:
         if segmenter.feed(frame) and current:
+            yield current.pop().finish()
+        elif current and current[0].done():
+            segmenter.flush()  # the chatter after the vote is not part of it
             yield current.pop().finish()
     if flush and segmenter.flush() and current:
         yield current.pop().finish()

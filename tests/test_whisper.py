@@ -716,7 +716,8 @@ def test_in_babble_whisper_reads_the_loudest_talkers_span(wavs):
     """In babble the VAD hands over the chatter before and after the vote too; Whisper
     reads only the loudest talker's span (the first pass's trim, TwoPass.TRIM_PAD frames
     either side), where it named the intended player in 132 of the bench's 194 babble
-    votes instead of 119. The span holds the vote, and the chatter either side goes."""
+    votes instead of 119. The span holds the vote, and the chatter either side goes,
+    however long it goes on before the vote."""
     from local_voice.recognizers import talker_span
 
     rate, pad = 16000, TwoPass.TRIM_PAD
@@ -730,6 +731,21 @@ def test_in_babble_whisper_reads_the_loudest_talkers_span(wavs):
         assert said.start - 0.3 * rate <= span.start <= said.start + 0.05 * rate, (span, said)
         assert said.stop - 0.2 * rate <= span.stop <= said.stop + 0.3 * rate, (span, said)
         assert span.stop - span.start < 0.7 * len(mix)  # 2 s of the chatter: gone
+    # a real table: the chatter goes on 3 s before the vote, and someone in it says a
+    # word nearly as loud as the talker 2 s before the vote; the span starts at the
+    # talker (`talker_start`), not at that word (the first loud frame, before round 29)
+    late, late_alone, vote = vote_in_babble(wavs, "I vote for Henry", lead=3.0, after=1.0)
+    word = speech(wavs, "really", "en-us+m3").resampled(rate).samples.astype(np.float64)
+
+    def peak(x: np.ndarray) -> float:
+        return float(np.sqrt((x[: len(x) // 160 * 160].reshape(-1, 160) ** 2).mean(
+            axis=1)).max())
+
+    word *= peak(late_alone[vote]) / peak(word) / 10 ** (6 / 20)  # 6 dB under the talker
+    louder = late.astype(np.float64)
+    louder[rate : rate + len(word)] += word
+    span = talker_span(np.clip(louder, -32768, 32767).astype(np.int16), pad)
+    assert vote.start - 0.3 * rate <= span.start <= vote.start + 0.05 * rate, (span, vote)
     # nothing to cut: an empty clip, and a talker alone (the span is nearly all of it)
     assert talker_span(np.zeros(0, dtype=np.int16)) == slice(0, 0)
     span = talker_span(alone[said], pad)
@@ -781,6 +797,96 @@ def test_in_babble_the_answer_is_worked_out_while_the_chatter_goes_on(two_pass, 
         recorded.text, round(recorded.confidence, 4))
     assert streamed.text.endswith("lucy"), streamed
 
+
+def test_in_babble_a_cut_that_keeps_moving_is_worked_out_at_most_twice_meanwhile(
+        two_pass, wavs):
+    """TwoPassUtterance.SPECULATE_MAX (round 29): after the vote, someone at the table
+    says "yes" three times as loud as the talker, so the cut moves after each. Each
+    answer worked out meanwhile holds the microphone up by a babble reading; after two,
+    the answer waits for the end of the utterance, where it is the recording's."""
+    from local_voice.hearing import FRAME_BYTES
+    from local_voice.recognizers import babble_end, frame_rms
+
+    rate = 16000
+    mix, alone, vote = vote_in_babble(wavs, "I vote for Grace", lead=0.5, after=4.0)
+    yes = speech(wavs, "yes", "en-us+m3").resampled(rate).samples.astype(np.float64)
+    level = float(np.abs(alone[vote]).max()) / float(np.abs(yes).max())
+    loud = mix.astype(np.float64)
+    for k in range(3):  # 0.9 s apart, from 0.6 s after the vote
+        at = vote.stop + int((0.6 + 0.9 * k) * rate)
+        loud[at : at + len(yes)] += yes * level
+    pcm = np.clip(loud, -32768, 32767).astype(np.int16).tobytes()
+    pcm = pcm[: len(pcm) // FRAME_BYTES * FRAME_BYTES]
+    energy = frame_rms(np.frombuffer(pcm, dtype=np.int16)).tolist()
+    cuts = {babble_end(energy[:n]) for n in range(20, len(energy))} - {None}
+    assert len(cuts) > 2, cuts  # the cut moves more often than the box works it out
+    grammar = build_grammar("en", EXPECT["vote"], NAMES)
+    utterance = two_pass.stream(grammar)
+    for k in range(0, len(pcm), FRAME_BYTES):
+        utterance.feed(pcm[k : k + FRAME_BYTES])
+    assert utterance._speculated == 2
+    streamed, recorded = utterance.finish(), two_pass.recognize(pcm, grammar)
+
+    def said(heard: object) -> tuple[str, float] | None:
+        return None if heard is None else (heard.text, round(heard.confidence, 4))
+
+    assert said(streamed) == said(recorded)
+
+
+def _first_hearing(pcm: bytes, recognizer: object) -> tuple[object, float]:
+    """The live path's first hearing of `pcm` (what the box answers) and how many seconds
+    of it the microphone had given when it came."""
+    from local_voice.hearing import FRAME_BYTES, understand_frames
+
+    given = [0]
+
+    def frames():  # type: ignore[no-untyped-def]
+        for k in range(0, len(pcm) - FRAME_BYTES + 1, FRAME_BYTES):
+            given[0] += 1
+            yield pcm[k : k + FRAME_BYTES]
+
+    heard = next(understand_frames(frames(), recognizer, "en", NAMES,  # type: ignore[arg-type]
+                                   EXPECT["vote"]))
+    return heard, given[0] * FRAME_BYTES / 2 / 16000
+
+
+def test_in_babble_a_sure_vote_ends_where_the_talker_stopped_though_the_chatter_goes_on(
+        two_pass, wavs):
+    """TwoPassUtterance.HOLD_BABBLE (round 29): at a real table the chatter goes on after
+    the vote, and the VAD, which hears it as speech, would end the utterance only when the
+    table pauses (here the clip's end, 3 s after the vote). A vote worked out where the
+    talker stopped that the narrator takes ends there: 0.9 s after the talker's last loud
+    sound, not after the chatter. It is the answer the whole clip gives."""
+    from local_voice.fusion import TwoPassUtterance
+
+    mix, alone, _ = vote_in_babble(wavs, "I vote for Grace", lead=1.5, after=3.0)
+    heard, at = _first_hearing(mix.tobytes(), two_pass)
+    assert (heard.player, heard.intent) == ("Grace", "VoteIntent") and heard.confidence >= 0.5
+    frames = alone[: len(alone) // 160 * 160].reshape(-1, 160)
+    level = np.sqrt((frames**2).mean(axis=1))
+    stopped = (int(np.flatnonzero(level > level.max() / 10 ** (30 / 20))[-1]) + 1) / 100
+    assert stopped + 0.6 < at < stopped + 1.3, (at, stopped)
+    # without the early end the same answer comes only when the chatter stops
+    hold = TwoPassUtterance.HOLD_BABBLE
+    try:
+        TwoPassUtterance.HOLD_BABBLE = None
+        whole, at_end = _first_hearing(mix.tobytes(), two_pass)
+    finally:
+        TwoPassUtterance.HOLD_BABBLE = hold
+    assert at_end > len(mix) / 16000 - 0.1
+    assert (whole.text, round(whole.confidence, 4)) == (heard.text, round(heard.confidence, 4))
+
+
+def test_in_babble_chatter_alone_is_not_ended_as_a_vote(two_pass, wavs):
+    """The other side of HOLD_BABBLE: only an answer the narrator takes ends the utterance
+    early, so chatter before a vote, where the loudest chatterer pauses, is not cut off
+    as a vote before the vote is said. The bench's talkers alone (no one voting, 7 s):
+    nothing is counted, and the box waits for the VAD's end of the chatter."""
+    mix, _, _ = vote_in_babble(wavs, "my vote goes to Lucy", lead=1.5, after=3.0,
+                               spoken=False)
+    heard, at = _first_hearing(mix.tobytes(), two_pass)
+    assert heard.intent is None or heard.confidence < 0.5, heard
+    assert at > len(mix) / 16000 - 0.1
 
 # ------------------------------------------------------------------ the sound arbiter
 

@@ -108,22 +108,26 @@ CHATTER = [("why would the wolf accuse the baker", "en-us+f2"),
            ("can we go around the table one more time", "en-gb")]
 
 
-def vote_in_babble(folder: Path, text: str, lead: float = 0.6, rate: int = 16000
+def vote_in_babble(folder: Path, text: str, lead: float = 0.6, rate: int = 16000,
+                   after: float | None = None, spoken: bool = True
                    ) -> tuple[np.ndarray, np.ndarray, slice]:
     """`text` by Piper with two espeak-ng talkers 10 dB under it over the whole clip,
-    `lead` seconds of chatter either side: (the mix, the vote alone, where the vote is)."""
+    `lead` seconds of chatter before it and `after` after it (`lead` unless given); not
+    `spoken`: the chatter alone, at that level. (The mix, the vote alone, where it is.)"""
     def rms(x: np.ndarray) -> float:
         return float(np.sqrt(np.mean(x.astype(np.float64) ** 2)))
 
     vote = speech(folder, text, "piper").resampled(rate).samples
     pad = int(lead * rate)
-    target = np.concatenate([np.zeros(pad), vote.astype(np.float64), np.zeros(pad)])
+    behind = pad if after is None else int(after * rate)
+    target = np.concatenate([np.zeros(pad), vote.astype(np.float64), np.zeros(behind)])
     chatter = np.zeros_like(target)
     for line, voice in CHATTER:
         talker = speech(folder, line, voice).resampled(rate).samples.astype(np.float64)
         chatter += np.resize(talker / max(rms(talker), 1.0), len(target))
     gain = rms(vote[np.abs(vote) > 300]) / rms(chatter) / 10 ** 0.5
-    mix = np.clip(target + gain * chatter, -32768, 32767).astype(np.int16)
+    mix = np.clip((target if spoken else 0.0) + gain * chatter, -32768, 32767
+                  ).astype(np.int16)
     return mix, target, slice(pad, pad + len(vote))
 
 
