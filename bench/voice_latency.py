@@ -23,7 +23,7 @@ With --babble, every utterance has three other talkers 10 dB under it over the w
 back-up takes its noisy path (the carriers probed, the best candidates heard again at two
 other speeds). The box works the answer out when the talker stops
 (recognizers.babble_end), while the chatter goes on; a vote it is sure of ends there
-(0.5 s after the talker's last loud sound, fusion.TwoPassUtterance.HOLD_BABBLE), any
+(0.9 s after the talker's last loud sound, fusion.TwoPassUtterance.HOLD_BABBLE), any
 other at the end of the clip (the table pauses), and what the box is still busy with then
 is counted. --chatter sets how long the chatter goes on before and after the vote. Also
 printed: from the talker's last sound to the answer, the VAD's trailing silence (or the

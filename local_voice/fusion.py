@@ -1030,8 +1030,8 @@ class TwoPassUtterance:
     # cut in 0.5-0.9 s (2 cores), comes as soon with 0.5 s as with 0.9 s (the VAD's own
     # trailing silence); the longer hold is a talker's longer pause within the vote, where
     # the chatter's level is all the box goes by (voice_latency.py --babble: the end of
-    # speech to the answer, p90 800 ms with 20 frames, 381 with 60; from the talker's last
-    # sound, 1,767 and 1,723 ms). None: the VAD alone ends it (round 29).
+    # speech to the answer, p90 800 ms with 20 frames, 383 with 60; from the talker's last
+    # sound, 1,767 and 1,718 ms). None: the VAD alone ends it (round 29).
     HOLD_BABBLE: ClassVar[int | None] = 60
     # At most this many answers are worked out while the chatter goes on, each where the
     # cut then was: a cut that keeps moving is the chatter taken for the talker (its
@@ -1039,7 +1039,8 @@ class TwoPassUtterance:
     # by a babble reading's 0.5-0.9 s (2 cores). After that, the answer is worked out at
     # the end of the utterance, as before round 28. The bench's votes with 2.5 s of
     # chatter after them (voice_latency.py --babble --chatter 2.5) had up to 3 a vote,
-    # with answers coming up to 7.8 s after the end of speech (round 29).
+    # and round 28's code answered up to 5.4 s after the end of speech; now 1.4 s, with
+    # the talker's span no longer starting in the chatter (round 29).
     SPECULATE_MAX: ClassVar[int] = 2
 
     def __init__(self, owner: TwoPass, inner: Any, grammar: Grammar):
