@@ -880,13 +880,14 @@ def test_in_babble_a_sure_vote_ends_where_the_talker_stopped_though_the_chatter_
 def test_in_babble_chatter_alone_is_not_ended_as_a_vote(two_pass, wavs):
     """The other side of HOLD_BABBLE: only an answer the narrator takes ends the utterance
     early, so chatter before a vote, where the loudest chatterer pauses, is not cut off
-    as a vote before the vote is said. The bench's talkers alone (no one voting, 7 s):
-    nothing is counted, and the box waits for the VAD's end of the chatter."""
+    as a vote before the vote is said. The tests' two talkers alone (no one voting,
+    7 s): nothing is counted, and the box waits for the VAD's end of the chatter."""
     mix, _, _ = vote_in_babble(wavs, "my vote goes to Lucy", lead=1.5, after=3.0,
                                spoken=False)
     heard, at = _first_hearing(mix.tobytes(), two_pass)
     assert heard.intent is None or heard.confidence < 0.5, heard
     assert at > len(mix) / 16000 - 0.1
+
 
 # ------------------------------------------------------------------ the sound arbiter
 
