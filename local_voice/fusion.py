@@ -1022,16 +1022,17 @@ class TwoPassUtterance:
     SETTLE_ALONE: ClassVar[float | None] = 0.15
     # In babble the vote is over HOLD_BABBLE frames of 10 ms after the cut (`done`), 0.9 s
     # after the talker's last loud frame in all, when the answer worked out there is one
-    # the narrator takes: at a real table the chatter goes on, and the VAD, which hears
-    # it as speech, would end the utterance only when the table pauses, or after
-    # `max_seconds` (10 s). An answer it would ask about waits for the VAD as before: in
-    # 5 of 97 of the bench's babble-late clips the chatter before the vote is cut, and is
-    # read as nothing or asked about, never as a sure vote. The answer, worked out at the
-    # cut in 0.5-0.9 s (2 cores), comes as soon with 0.5 s as with 0.9 s (the VAD's own
-    # trailing silence); the longer hold is a talker's longer pause within the vote, where
-    # the chatter's level is all the box goes by (voice_latency.py --babble: the end of
-    # speech to the answer, p90 800 ms with 20 frames, 383 with 60; from the talker's last
-    # sound, 1,767 and 1,718 ms). None: the VAD alone ends it (round 29).
+    # the narrator takes, said with a carrier (`_carried`): at a real table the chatter
+    # goes on, and the VAD, which hears it as speech, would end the utterance only when
+    # the table pauses, or after `max_seconds` (10 s). An answer it would ask about, or a
+    # bare name, waits for the VAD as before: the chatter before a vote is cut now and
+    # then (the bench's babble-late: 5 of 97 clips), and is read as nothing, asked about,
+    # or a sure bare name or seat (2 of 194 clips, counted wrong). The answer, worked out
+    # at the cut in 0.5-0.9 s (2 cores), comes as soon with 0.5 s as with 0.9 s (the VAD's
+    # own trailing silence); the longer hold is a talker's longer pause within the vote,
+    # where the chatter's level is all the box goes by (voice_latency.py --babble: the end
+    # of speech to the answer, p90 800 ms with 20 frames, 383 with 60; from the talker's
+    # last sound, 1,767 and 1,718 ms). None: the VAD alone ends it (round 29).
     HOLD_BABBLE: ClassVar[int | None] = 60
     # At most this many answers are worked out while the chatter goes on, each where the
     # cut then was: a cut that keeps moving is the chatter taken for the talker (its
@@ -1072,13 +1073,30 @@ class TwoPassUtterance:
         """In babble, the vote is over though the chatter goes on (HOLD_BABBLE): the
         utterance has been cut at the same place for that long, and the answer worked out
         there is one the narrator takes (a reading of the grammar at least `ask_below`
-        sure, not a name the table does not have)."""
+        sure, not a name the table does not have) and says a name with a carrier
+        (`_carried`)."""
         if self.HOLD_BABBLE is None or self._now is None or self._now != self._cut or \
                 self._result is None or len(self.inner.energy) < self._now + self.HOLD_BABBLE:
             return False
         answer = self._result[0]
         return answer is not None and answer.unknown is None and \
-            answer.confidence >= self.owner.ask_below
+            answer.confidence >= self.owner.ask_below and self._carried(answer.text)
+
+    def _carried(self, text: str) -> bool:
+        """`text` is a sentence of the grammar that says a name with words of its own ("i
+        vote for anna", not "anna", "seat one" or "nobody"): the chatter before a vote is
+        read as a bare name or number now and then, sure enough to count (the bench's
+        babble-late: "anna" at 0.73 and "seat one" at 0.53 before "vote for Siobhan" and
+        "I'm voting for Saoirse", 2 of 194 clips, each ended there as a wrong vote), and
+        as a carrier only unsure (round 29)."""
+        words = text.split()
+        for carrier in self.grammar.carriers():
+            before, slot, after = carrier.partition("PLAYER")
+            head, tail = before.split(), after.split()
+            if slot and (head or tail) and len(words) > len(head) + len(tail) and \
+                    words[: len(head)] == head and words[len(words) - len(tail):] == tail:
+                return True
+        return False
 
     def settle(self, after: float = 0.0) -> None:
         self.inner.settle(after)

@@ -855,8 +855,9 @@ def test_in_babble_a_sure_vote_ends_where_the_talker_stopped_though_the_chatter_
     """TwoPassUtterance.HOLD_BABBLE (round 29): at a real table the chatter goes on after
     the vote, and the VAD, which hears it as speech, would end the utterance only when the
     table pauses (here the clip's end, 3 s after the vote). A vote worked out where the
-    talker stopped that the narrator takes ends there: 0.9 s after the talker's last loud
-    sound, not after the chatter. It is the answer the whole clip gives."""
+    talker stopped that the narrator takes, said with a carrier, ends there: 0.9 s after
+    the talker's last loud sound, not after the chatter. It is the answer the whole clip
+    gives."""
     from local_voice.fusion import TwoPassUtterance
 
     mix, alone, _ = vote_in_babble(wavs, "I vote for Grace", lead=1.5, after=3.0)
@@ -875,6 +876,12 @@ def test_in_babble_a_sure_vote_ends_where_the_talker_stopped_though_the_chatter_
         TwoPassUtterance.HOLD_BABBLE = hold
     assert at_end > len(mix) / 16000 - 0.1
     assert (whole.text, round(whole.confidence, 4)) == (heard.text, round(heard.confidence, 4))
+    # a name said alone, read as sure, still waits for the chatter to stop: the chatter
+    # before a vote is read as a bare name or number now and then (`_carried`)
+    bare = vote_in_babble(wavs, "Grace", lead=1.5, after=3.0)[0]
+    alone_name, at_bare = _first_hearing(bare.tobytes(), two_pass)
+    assert alone_name.player == "Grace" and alone_name.confidence >= 0.5, alone_name
+    assert at_bare > len(bare) / 16000 - 0.1
 
 
 def test_in_babble_chatter_alone_is_not_ended_as_a_vote(two_pass, wavs):
