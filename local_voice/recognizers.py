@@ -531,8 +531,7 @@ class Utterance:
         """Where the loudest talker speaks, in 10 ms frames, when other people talk
         around them (the VAD cannot end an utterance in babble, so it hands over the chatter
         before and after the vote too, and the grammar's path then reads words into it):
-        the frames whose smoothed energy is within TRIM_DB of the loudest, from the first to
-        the last, with TRIM_PAD frames either side. None when the room is quiet
+        `loudest_span` of the utterance as it is concluded. None when the room is quiet
         (snr >= TRIM_SNR): there the silence around the words helps the search."""
         if len(self._used()) < 20 or self.snr() >= self.TRIM_SNR:
             return None
