@@ -84,7 +84,10 @@ def main() -> int:
                         help="a second Whisper model (base) that scores the back-up's "
                         "--second-top best sentences again on the same audio (w2_scored)")
     parser.add_argument("--second-top", type=int, default=6)
+    parser.add_argument("--draw", type=int, default=va.DRAW,
+                        help="the draw of Piper's noise (bench/voice_accuracy.py --draw)")
     args = parser.parse_args()
+    va.use_draw(args.draw)
     second = None
     if args.second:
         from local_voice.whisper import WhisperRecognizer
