@@ -136,9 +136,9 @@ DRAW = 0
 
 
 def piper_line(text: str) -> Audio:
-    """Piper's joe saying `text`, the same audio for the same line and DRAW on every
-    machine (to the last bit or so: its arithmetic differs a little between instruction
-    sets), whatever was said before."""
+    """Piper's joe saying `text`: the same audio for the same line and DRAW in every
+    process, whatever was said before (checked on one machine; onnxruntime's arithmetic
+    may differ in the last bits on another instruction set, its noise does not)."""
     import onnxruntime
 
     from local_voice.voices import PiperVoiceEngine

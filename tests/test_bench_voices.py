@@ -1,6 +1,6 @@
 """The voice benches measure the same audio on every machine: their figures are compared
 from round to round, and a fresh cache used to be another bench (Piper's random noise and
-sox's dither drew from the clock; docs/voice.md, round 30)."""
+sox's dither were drawn anew in every run; docs/voice.md, round 30)."""
 
 from __future__ import annotations
 
