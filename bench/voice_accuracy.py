@@ -432,12 +432,12 @@ def condition_audio(condition: str, quick: bool, step: int = 1,  # type: ignore[
             if (i - offset) % step:
                 continue
             clean = speech(kind, voice, text)
-            audio = babble(clean, seed=1000 + i) if condition == "babble" else \
-                babble(clean, 1000 + i, LATE_LEAD, LATE_LEAD) if condition == "babble-late" \
-                else padded(clean)
+            lead = {"babble": BABBLE_LEAD, "babble-late": LATE_LEAD}.get(condition)
+            audio = padded(clean) if lead is None else babble(clean, 1000 + i, lead, lead)
             yield "en", NAMES, audio, voice, text, player
     elif condition == "babble-alone":
-        # the chatter of babble-late alone, at its level under every fourth vote: no vote
+        # chatter as babble-late's (seeds of its own), at the level it has under every
+        # fourth vote, and no vote in it
         for i, (kind, voice, text, _player) in enumerate(cases(quick)[::4]):
             if not (i - offset) % step:
                 audio = babble(speech(kind, voice, text), 4000 + i, LATE_LEAD, LATE_LEAD,
@@ -615,13 +615,18 @@ def main() -> int:
         if not n:
             continue
         all_ok &= _report(condition, count, alone, paths, by_voice, n)
-        if named["asked"] and not condition.startswith("talk") and \
-                condition != "babble-alone":
+        if named["asked"] and not no_vote(condition):
             print(f"          asked again naming a player: {named['asked']}, the intended "
                   f"one in {named['right']}")
     print(f"mean time per utterance {1000 * decode_time / max(decoded, 1):.0f} ms")
     print("all targets met" if all_ok else "targets NOT all met")
     return 0 if all_ok else 1
+
+
+def no_vote(condition: str) -> bool:
+    """The condition's clips hold no vote (table talk, chatter alone): any vote counted
+    in them is a wrong one."""
+    return condition.startswith("talk") or condition == "babble-alone"
 
 
 def _pct(k: int, n: int) -> str:
@@ -631,7 +636,7 @@ def _pct(k: int, n: int) -> str:
 def _report(condition: str, count: dict[str, int], alone: dict[str, int],
             paths: dict[str, int], by_voice: dict[str, list[int]], n: int) -> bool:
     right, asked, other, wrong = (count[k] for k in ("right", "asked", "other", "wrong"))
-    if condition.startswith("talk") or condition == "babble-alone":
+    if no_vote(condition):
         met = wrong / n <= 1 / 50
         # "unlisted": answered "I don't know anyone called Henry." before the question
         # comes again (rounds 21 and 22)

@@ -718,7 +718,7 @@ def test_in_babble_whisper_reads_the_loudest_talkers_span(wavs):
     either side), where it named the intended player in 132 of the bench's 194 babble
     votes instead of 119. The span holds the vote, and the chatter either side goes,
     however long it goes on before the vote."""
-    from local_voice.recognizers import talker_span
+    from local_voice.recognizers import frame_rms, talker_span
 
     rate, pad = 16000, TwoPass.TRIM_PAD
     for text in ("I vote for Henry", "I vote for Siobhan"):
@@ -736,12 +736,8 @@ def test_in_babble_whisper_reads_the_loudest_talkers_span(wavs):
     # talker (`talker_start`), not at that word (the first loud frame, before round 29)
     late, late_alone, vote = vote_in_babble(wavs, "I vote for Henry", lead=3.0, after=1.0)
     word = speech(wavs, "really", "en-us+m3").resampled(rate).samples.astype(np.float64)
-
-    def peak(x: np.ndarray) -> float:
-        return float(np.sqrt((x[: len(x) // 160 * 160].reshape(-1, 160) ** 2).mean(
-            axis=1)).max())
-
-    word *= peak(late_alone[vote]) / peak(word) / 10 ** (6 / 20)  # 6 dB under the talker
+    # 6 dB under the talker, 10 ms frame for frame
+    word *= float(frame_rms(late_alone[vote]).max() / frame_rms(word).max()) / 10 ** (6 / 20)
     louder = late.astype(np.float64)
     louder[rate : rate + len(word)] += word
     span = talker_span(np.clip(louder, -32768, 32767).astype(np.int16), pad)
@@ -859,12 +855,12 @@ def test_in_babble_a_sure_vote_ends_where_the_talker_stopped_though_the_chatter_
     the talker's last loud sound, not after the chatter. It is the answer the whole clip
     gives."""
     from local_voice.fusion import TwoPassUtterance
+    from local_voice.recognizers import frame_rms
 
     mix, alone, _ = vote_in_babble(wavs, "I vote for Grace", lead=1.5, after=3.0)
     heard, at = _first_hearing(mix.tobytes(), two_pass)
     assert (heard.player, heard.intent) == ("Grace", "VoteIntent") and heard.confidence >= 0.5
-    frames = alone[: len(alone) // 160 * 160].reshape(-1, 160)
-    level = np.sqrt((frames**2).mean(axis=1))
+    level = frame_rms(alone)
     stopped = (int(np.flatnonzero(level > level.max() / 10 ** (30 / 20))[-1]) + 1) / 100
     assert stopped + 0.6 < at < stopped + 1.3, (at, stopped)
     # without the early end the same answer comes only when the chatter stops
