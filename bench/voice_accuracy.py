@@ -14,7 +14,8 @@ it must not be counted as a vote ("talk-babble": the same lines under babble, as
 "babble" mixes it). "babble-late" is "babble" with 2.5 s of chatter before the vote and
 after it (at a real table the chatter goes on: the box must not end the vote before it is
 said, nor wait for the chatter to stop), "babble-alone" that chatter with no vote in it
-(never counted as one); both mean the box's live path (--stream). "talk-langs" is the
+(never counted as one); both mean the box's live path (--stream). "paired" is every seat's
+number and name said together ("number three Xochitl"), "babble-paired" the same in babble. "talk-langs" is the
 same in the six other languages (four lines each, by their espeak-ng voices);
 "talk-absent" is the clean votes for a player by name, each at a table without that player
 (a vote for a dead player, or a name the box never heard of): counted for anyone at the
@@ -283,6 +284,14 @@ def cases(quick: bool) -> list[tuple[str, str, str, str | None]]:
     return out
 
 
+def paired_cases(quick: bool) -> list[tuple[str, str, str, str | None]]:
+    """Every seat's number and name said together ("number three Xochitl"), by every
+    voice: what a table says when it is asked for both (the "paired" conditions)."""
+    seats = range(1, len(NAMES) + 1, 2 if quick else 1)
+    return [(kind, voice, f"number {NUMBER_WORDS['en'][seat]} {NAMES[seat - 1]}",
+             NAMES[seat - 1]) for kind, voice, _ in VOICES for seat in seats]
+
+
 def talk_cases(quick: bool) -> list[tuple[str, str, str, str | None]]:
     """Table talk that is not a vote, every line by every voice (half the lines if quick)."""
     lines = TALK_LINES[::2] if quick else TALK_LINES
@@ -406,6 +415,7 @@ def lang_talk_cases(quick: bool) -> list[tuple[str, str, str, str, str | None]]:
 
 
 CONDITIONS = ("clean", "babble", "talk", "talk-babble", "babble-late", "babble-alone",
+              "paired", "babble-paired",
               "respelled", "enrolled", *LANGS,
               "talk-langs", "talk-absent", *(f"talk-absent-{lang}" for lang in LANGS))
 
@@ -435,6 +445,13 @@ def condition_audio(condition: str, quick: bool, step: int = 1,  # type: ignore[
             lead = {"babble": BABBLE_LEAD, "babble-late": LATE_LEAD}.get(condition)
             audio = padded(clean) if lead is None else babble(clean, 1000 + i, lead, lead)
             yield "en", NAMES, audio, voice, text, player
+    elif condition in ("paired", "babble-paired"):
+        for i, (kind, voice, text, player) in enumerate(paired_cases(quick)):
+            if not (i - offset) % step:
+                clean = speech(kind, voice, text)
+                audio = babble(clean, 7001 + i) if condition == "babble-paired" else \
+                    padded(clean)
+                yield "en", NAMES, audio, voice, text, player
     elif condition == "babble-alone":
         # chatter as babble-late's (seeds of its own), at the level it has under every
         # fourth vote, and no vote in it

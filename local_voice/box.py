@@ -23,7 +23,7 @@ from local_voice.voices import Audio, CachedVoice, Voice
 from narrator import Clock, Heard, Listen, Pause, Say, Tick
 from narrator.cues import Record
 from narrator.narrator import ALWAYS, LOBBY_INTENTS
-from narrator.protocols import NOBODY_ANSWER
+from narrator.protocols import NAME_ANSWER, NOBODY_ANSWER
 from narrator.scripts import DEFAULT_RULESET, script_class
 from phones.relay import Relay, handle
 from speech import line
@@ -193,6 +193,9 @@ class Box:
     # the players' clips of their own names (local_voice.enrollment), given to the
     # recogniser at start and whenever one is recorded
     voiceprints: Voiceprints | None = None
+    # the voters told to say the number and the name together (`seat_and_name_hint`):
+    # once each, by game
+    hinted: set[tuple[str, str]] = field(default_factory=set)
 
     def session(self) -> Any:
         return self.relay.session(self.game_id)
@@ -320,12 +323,13 @@ class Box:
         return hearing
 
     def answer(self, hearing: Hearing) -> None:
+        narrator = self.session().narrator
+        listen = narrator.listening()
+        self.seat_and_name_hint(hearing, narrator, listen)
         if hearing.intent is None:
             reply = handle(self.relay, self.game_id, Heard("AMAZON.FallbackIntent"))
             self.perform(reply.cues)
             return
-        narrator = self.session().narrator
-        listen = narrator.listening()
         # a yes or no to a yes-or-no question is not asked about again
         unsure = hearing.confidence < self.confidence and hearing.intent not in YES_NO
         if unsure and not self._names_someone(hearing, narrator):
@@ -341,6 +345,26 @@ class Box:
                              sure=not unsure))
         if not reply.accepted:
             self.perform(reply.cues)
+
+    def seat_and_name_hint(self, hearing: Hearing, narrator: Any, listen: Listen | None
+                           ) -> None:
+        """A voter whose answer the box could not take for the chatter around it (its
+        ears measured other people talking) is told once to say the number and the name
+        together ("like this: number 4, Ben", their own): over babble the two are heard
+        right far more often than a name alone (docs/voice.md, round 31)."""
+        from local_voice.fusion import noisy
+
+        if listen is None or listen.player is None or narrator.game is None or \
+                not any(i in NAME_ANSWER for i in listen.intents):
+            return
+        taken = hearing.intent is not None and hearing.confidence >= self.confidence
+        key = (self.game_id, listen.player)
+        if taken or key in self.hinted or not noisy(
+                getattr(self.recognizer, "last_features", {}) or {}):
+            return
+        self.hinted.add(key)
+        seat = list(narrator.game.players).index(listen.player) + 1
+        self.perform([Say("noisy_seat_and_name", {"seat": seat, "name": listen.player})])
 
     @staticmethod
     def _names_someone(hearing: Hearing, narrator: Any) -> bool:

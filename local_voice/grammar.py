@@ -82,6 +82,22 @@ def player_forms(lang: str, names: list[str], bare: bool = True) -> list[tuple[s
     return forms
 
 
+def pair_forms(lang: str, names: list[str]) -> list[tuple[str, str]]:
+    """(form, player) for a player's seat number and name said together ("number three
+    Tamsin", "seat three Tamsin", "three Tamsin"): two words that must agree, which
+    people over the chatter are heard saying far more often than either alone (docs/voice.md,
+    round 31). Whisper's candidates only, and only where its transcript holds the number:
+    the first pass's grammar is left without them."""
+    words = NUMBER_WORDS.get(lang, NUMBER_WORDS["en"])
+    seat_words = SEAT_WORDS.get(lang, SEAT_WORDS["en"])[:2]
+    forms = []
+    for seat in range(1, min(len(names), MAX_SEAT) + 1):
+        player = names[seat - 1]
+        forms += [(f"{word} {words[seat]} {player}", player) for word in seat_words]
+        forms.append((f"{words[seat]} {player}", player))
+    return forms
+
+
 def build_grammar(lang: str, intents: tuple[str, ...] | None, names: list[str],
                   max_samples: int = 400) -> Grammar:
     """The phrases for `intents` (all of the model's if None) with slots filled in."""

@@ -709,7 +709,8 @@ class WhisperRecognizer:
             common_first_names(grammar.lang)  # read once, not at the first vote
         templates, plain, forms = self.candidates(grammar)
         likely = [t for t in templates if t[1] in self.LIKELY] or templates[:4]
-        names = [f for f in forms if not _is_number_form(grammar.lang, f[1])]
+        names = [f for f in forms if not _is_number_form(grammar.lang, f[1])
+                 and _pair_seat(grammar.lang, f[1]) is None]
         texts = [(t[0].replace("{}", f[0], 1) if t[0] != "{}" else _written(f[0]))
                  for t in likely for f in names] + [c.said for c in plain]
         self.scorer.silence_log_probs(grammar.lang, texts)
@@ -747,7 +748,7 @@ class WhisperRecognizer:
     def _candidates_of(self, grammar: object) -> tuple[list[tuple[str, str]],
                                                       list[Candidate],
                                                       list[tuple[str, str, str]]]:
-        from local_voice.grammar import PLAYER, player_forms, words_of
+        from local_voice.grammar import PLAYER, pair_forms, player_forms, words_of
         from speech.understanding import Understanding
 
         lang, names = grammar.lang, list(grammar.names)
@@ -768,6 +769,10 @@ class WhisperRecognizer:
                     # a name Whisper has no word for, spelled as English says it
                     forms += [(alt, text, player)
                               for alt in said_spellings(player)[: self.SAID_SPELLINGS]]
+        # the seat and the name together: scored only where the transcript holds that
+        # number (`_pair_seat`, stage 1 of `read`)
+        forms += [(form, " ".join(words_of(form)), player)
+                  for form, player in pair_forms(lang, names)]
         templates: list[tuple[str, str]] = []
         plain: list[Candidate] = []
         understanding = Understanding(lang)
@@ -852,7 +857,8 @@ class WhisperRecognizer:
         for hint in hinted:
             numbers |= _numbers_in(lang, hint)
         stage1 = [f for f in forms if f[2] is not None and
-                  (not _is_number_form(lang, f[1]) or _number_of(lang, f[1]) in numbers)]
+                  (not _is_number_form(lang, f[1]) or _number_of(lang, f[1]) in numbers)
+                  and _pair_seat(lang, f[1]) in (None, *numbers)]
         todo = [sentence(t, f) for t in first for f in stage1]
         if bare is not None and (numbers or not hinted):
             # a number was heard: every seat competes, said as Whisper writes it ("Seat
@@ -947,7 +953,8 @@ class WhisperRecognizer:
         _, _, forms = self.candidates(grammar)
         table: dict[str, set[str]] = {}
         for said, text, player in forms:
-            if not _is_number_form(grammar.lang, text):
+            if not _is_number_form(grammar.lang, text) and \
+                    _pair_seat(grammar.lang, text) is None:
                 table.setdefault(player, set()).add(said.casefold())
         return table
 
@@ -1193,6 +1200,19 @@ def _is_number_form(lang: str, text: str) -> bool:
 
 def _number_of(lang: str, text: str) -> int | None:
     return _number_word(lang, text.split()[-1]) if text.split() else None
+
+
+def _pair_seat(lang: str, text: str) -> int | None:
+    """The seat of a form saying the seat and the name together ("number three tamsin",
+    "three tamsin": grammar.pair_forms), None for any other form."""
+    from speech.understanding import normalize, seat_words
+
+    words = text.split()
+    if words and normalize(words[0]) in seat_words(lang):
+        words = words[1:]
+    if len(words) < 2 or _number_word(lang, words[-1]) is not None:
+        return None
+    return _number_word(lang, words[0])
 
 
 @lru_cache(maxsize=4096)

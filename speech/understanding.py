@@ -327,8 +327,17 @@ def resolve_player(lang: str, heard: str, names: list[str]) -> tuple[str | None,
         return folded[said], 1.0
     words = said.split(" ")
     # "seat three", "number three" and a bare "three" name the player in seat 3
-    if len(words) == 2 and words[0] in seat_words(lang):
+    if len(words) >= 2 and words[0] in seat_words(lang):
         words = words[1:]
+    if len(words) >= 2:
+        # the seat and the name together ("number three Tamsin"): that player when they
+        # agree, nobody when they do not (which one was meant cannot be told)
+        seat = parse_number(lang, words[0])
+        if seat is not None:
+            named = folded.get(" ".join(words[1:]))
+            agree = named is not None and 1 <= seat <= len(names) and \
+                names[seat - 1] == named
+            return (named, 1.0) if agree else (None, 0.0)
     if len(words) == 1:
         seat = parse_number(lang, words[0])
         if seat is not None and 1 <= seat <= len(names):
