@@ -15,11 +15,12 @@ it must not be counted as a vote ("talk-babble": the same lines under babble, as
 after it (at a real table the chatter goes on: the box must not end the vote before it is
 said, nor wait for the chatter to stop), "babble-alone" that chatter with no vote in it
 (never counted as one); both mean the box's live path (--stream). "paired" is every seat's
-number and name said together ("number three Xochitl"), "babble-paired" the same in babble. "talk-langs" is the
-same in the six other languages (four lines each, by their espeak-ng voices);
+number and name said together ("number three Xochitl"), as the narrator asks for them in a
+noisy room, "babble-paired" the same in babble. "talk-langs" is the
+same as "talk" in the six other languages (four lines each, by their espeak-ng voices);
 "talk-absent" is the clean votes for a player by name, each at a table without that player
-(a vote for a dead player, or a name the box never heard of): counted for anyone at the
-table, it is a wrong vote. Everything goes through
+(a name the box never heard of; the dead are still in the box's grammar, round 20):
+counted for anyone at the table, it is a wrong vote. Everything goes through
 `local_voice.hearing.understand_audio`, the same path as `wolfvillage hear --expect vote`;
 with --stream, through the box's live path instead (`understand_frames`).
 
@@ -251,7 +252,7 @@ def judge(heard: Hearing, player: str | None) -> str:
 
 
 def streamed(audio: Audio, recognizer: object, lang: str = "en",
-             names: list[str] | None = None) -> Hearing:
+             names: list[str] | None = None, pairs: bool = False) -> Hearing:
     """As the microphone hears it (devices.Microphone.hear): the first utterance, which
     the narrator answers (in babble it can end before the clip does: a sure vote ends
     where the talker stopped, Listening.done)."""
@@ -259,7 +260,7 @@ def streamed(audio: Audio, recognizer: object, lang: str = "en",
     frames = (pcm[k : k + FRAME_BYTES] for k in range(0, len(pcm) - FRAME_BYTES + 1,
                                                       FRAME_BYTES))
     heard = understand_frames(frames, recognizer, lang,  # type: ignore[arg-type]
-                              names or NAMES, EXPECT["vote"])
+                              names or NAMES, EXPECT["vote"], pairs=pairs)
     with closing(heard):
         return next(heard, Hearing("", None, {}, None, 0))
 
@@ -468,9 +469,10 @@ def condition_audio(condition: str, quick: bool, step: int = 1,  # type: ignore[
                     padded(clean)
                 yield "en", NAMES, audio, voice, text, player
     elif condition == "talk-absent":
-        # the clean votes for a player by name, at a table without that player (a vote
-        # for a dead player, or a name the box never heard of): counted for anyone, it
-        # is a wrong vote; asked again, it is what the box should do
+        # the clean votes for a player by name, at a table without that player (a name
+        # the box never heard of: the box's grammar keeps the dead players' names, and
+        # the narrator says they are out of the game): counted for anyone, it is a wrong
+        # vote; asked again, it is what the box should do
         for i, (kind, voice, text, player) in enumerate(cases(quick)):
             if (i - offset) % step or player not in NAMES or player not in text:
                 continue
@@ -596,8 +598,11 @@ def main() -> int:
             recognizer = recognizer_for(lang)
             enroll_for(recognizer, condition, lang)
             t = time.perf_counter()
-            heard = (streamed(audio, recognizer, lang, names) if args.stream else
-                     understand_audio(audio, recognizer, lang, names, EXPECT["vote"]))
+            # the paired conditions: the narrator asked for the seat and the name
+            pairs = condition.endswith("paired")
+            heard = (streamed(audio, recognizer, lang, names, pairs) if args.stream else
+                     understand_audio(audio, recognizer, lang, names, EXPECT["vote"],
+                                      pairs=pairs))
             decode_time += time.perf_counter() - t
             decoded += 1
             verdict = judge(heard, player)

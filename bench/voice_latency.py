@@ -29,6 +29,9 @@ is counted. --chatter sets how long the chatter goes on before and after the vot
 printed: from the talker's last sound to the answer, the VAD's trailing silence (or the
 chatter after the vote) included.
 
+With --pairs the table has been told to say the number and the name together (round 31:
+the back-up scores those sentences too); two of the votes are said so either way.
+
 With --lang (es, de, fr, nl, fi, pl) the table speaks that language: a 10-player table
 (bench/voice_accuracy.py's names), its votes said by that language's espeak-ng voice, and
 Whisper base deciding every vote alone (read with care), with the en-US model's second
@@ -68,6 +71,8 @@ PHRASES = ["I vote for Tamsin", "Siobhan", "my vote goes to Oliver", "nobody", "
            # names this voice says in a way the first pass is often unsure of: the back-up
            "Oisin", "Grace", "vote for Tadhg", "I vote for Aoife", "my vote goes to Saoirse",
            "Niamh", "number three",
+           # a seat and a name said together (round 31): read by the back-up alone
+           "number three Xochitl", "number ten Eilidh",
            # names the table does not have: "I don't know anyone called David."
            "my vote goes to David", "I vote for John", "vote for Michael"]
 TARGET_MS = 150  # the first pass decides
@@ -123,14 +128,15 @@ def day_vote(tmp: Path, lang: str = "en", names: list[str] = NAMES) -> tuple[Rel
 
 
 def _listener(current: list[Listening], recognizer: object, intents: tuple | None,  # type: ignore[no-untyped-def]
-              lang: str = "en", names: list[str] = NAMES, segmenter: Segmenter | None = None):
+              lang: str = "en", names: list[str] = NAMES, segmenter: Segmenter | None = None,
+              pairs: bool = False):
     """What the microphone does (local_voice.hearing.hearings): a Listening at the start
     of speech, whose recogniser sets when the VAD's pause hint comes, fed every frame."""
     settle = segmenter.settle if segmenter else None
 
     def listener(chunk: bytes) -> None:
         if not current:
-            current.append(Listening(recognizer, lang, names, intents))  # type: ignore[arg-type]
+            current.append(Listening(recognizer, lang, names, intents, pairs))  # type: ignore[arg-type]
             if segmenter is not None:
                 wanted = current[0].settle_after
                 segmenter.settle = settle if wanted is None else wanted
@@ -158,6 +164,9 @@ def main() -> int:
                         "babble-late has 2.5)")
     parser.add_argument("--each", action="store_true",
                         help="print every utterance: its path and where its time went")
+    parser.add_argument("--pairs", action="store_true",
+                        help="the table has been asked for the seat and the name together "
+                        "(the box listens for them too: Grammar.pairs)")
     parser.add_argument("--lang", default="en",
                         help="the table's language (another than English: Whisper base)")
     args = parser.parse_args()
@@ -191,10 +200,10 @@ def main() -> int:
     prepare = getattr(recognizer, "prepare", None)
     backup = getattr(recognizer, "backup", None)
     if backup is not None:  # what the box's background warm-up does at game start
-        warm = backup.warm(build_grammar(lang, EXPECT["vote"], names))
+        warm = backup.warm(build_grammar(lang, EXPECT["vote"], names, pairs=args.pairs))
         print(f"back-up's likeliest sentences scored on silence: {warm}")
     if prepare:
-        prepare(build_grammar(lang, EXPECT["vote"], names))
+        prepare(build_grammar(lang, EXPECT["vote"], names, pairs=args.pairs))
     compile_ms = 1000 * (time.perf_counter() - t)
     clips = [(text, espeak(text, speaker)) for text in phrases]
     stops = {text: _last_sound(audio) for text, audio in clips}  # the talker stops (s)
@@ -233,7 +242,7 @@ def main() -> int:
             segmenter = Segmenter()
             current: list[Listening] = []
             segmenter.listener = _listener(current, recognizer, listen.intents, lang, names,
-                                           segmenter)
+                                           segmenter, args.pairs)
             settled: list[float] = []  # when the VAD's pause hint came, how long it took
 
             def pause(quiet: bool, current: list[Listening] = current,

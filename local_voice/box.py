@@ -302,14 +302,15 @@ class Box:
             return None if audio is None else self.hear(audio, listen)
         # the grammar is built and its search compiled before anyone speaks (and the
         # back-up's likeliest sentences scored on silence, in the background)
-        ready = [Listening(self.recognizer, self.lang, names, listen.intents)]
+        pairs = self.pairs_asked()
+        ready = [Listening(self.recognizer, self.lang, names, listen.intents, pairs)]
         warm = getattr(self.recognizer, "prepare", None)
         if warm is not None and names:
             warm(ready[0].grammar)
 
         def listening() -> Listening:
             return ready.pop() if ready else Listening(self.recognizer, self.lang, names,
-                                                       listen.intents)
+                                                       listen.intents, pairs)
 
         hearing = hear(listen, timeout, listening)
         if hearing is not None:
@@ -318,7 +319,7 @@ class Box:
 
     def hear(self, audio: Audio, listen: Listen) -> Hearing:
         hearing = understand_audio(audio, self.recognizer, self.lang, self._names(),
-                                   listen.intents)
+                                   listen.intents, pairs=self.pairs_asked())
         self.heard.append(hearing)
         return hearing
 
@@ -365,6 +366,11 @@ class Box:
         self.hinted.add(key)
         seat = list(narrator.game.players).index(listen.player) + 1
         self.perform([Say("noisy_seat_and_name", {"seat": seat, "name": listen.player})])
+
+    def pairs_asked(self) -> bool:
+        """The table has been told to say the number and the name together (this game):
+        from then on the box listens for them (Grammar.pairs)."""
+        return any(game == self.game_id for game, _ in self.hinted)
 
     @staticmethod
     def _names_someone(hearing: Hearing, narrator: Any) -> bool:

@@ -35,6 +35,10 @@ class Grammar:
     # those without one as they are: a recogniser can score the players in one place
     # (PocketSphinx's <player> rule, Whisper's candidates) instead of in every phrase
     templates: list[str] = field(default_factory=list)
+    # the narrator has asked for a seat and a name together ("number three Tamsin"): the
+    # back-up scores them too (pair_forms). Only then: "Tamsin" read as "ten Sam" was
+    # counted at a table without Tamsin, where seat 10 was Sam (docs/voice.md, round 31)
+    pairs: bool = False
 
     def carriers(self) -> list[str]:
         """The templates in the recogniser's words, PLAYER kept as it is."""
@@ -86,8 +90,9 @@ def pair_forms(lang: str, names: list[str]) -> list[tuple[str, str]]:
     """(form, player) for a player's seat number and name said together ("number three
     Tamsin", "seat three Tamsin", "three Tamsin"): two words that must agree, which
     people over the chatter are heard saying far more often than either alone (docs/voice.md,
-    round 31). Whisper's candidates only, and only where its transcript holds the number:
-    the first pass's grammar is left without them."""
+    round 31). Once the narrator has asked for them (`Grammar.pairs`), and Whisper's
+    candidates only (where its transcript holds the number, and for the players it
+    already finds likeliest): the first pass's grammar is left without them."""
     words = NUMBER_WORDS.get(lang, NUMBER_WORDS["en"])
     seat_words = SEAT_WORDS.get(lang, SEAT_WORDS["en"])[:2]
     forms = []
@@ -99,8 +104,9 @@ def pair_forms(lang: str, names: list[str]) -> list[tuple[str, str]]:
 
 
 def build_grammar(lang: str, intents: tuple[str, ...] | None, names: list[str],
-                  max_samples: int = 400) -> Grammar:
-    """The phrases for `intents` (all of the model's if None) with slots filled in."""
+                  max_samples: int = 400, pairs: bool = False) -> Grammar:
+    """The phrases for `intents` (all of the model's if None) with slots filled in;
+    `pairs`: a player's seat and name said together are listened for too."""
     model = _model(LOCALE_FOR_LANG.get(lang, lang))
     values: dict[str, list[str]] = {}
     for slot_type in model.get("types", []):
@@ -123,7 +129,8 @@ def build_grammar(lang: str, intents: tuple[str, ...] | None, names: list[str],
     # a recogniser cannot pronounce digits ("standard 12"): the spelled-out forms are there
     spoken = {p for p in phrases if not any(ch.isdigit() for ch in p)}
     carriers = [t for t in dict.fromkeys(templates) if not any(ch.isdigit() for ch in t)]
-    return Grammar(lang, sorted(spoken), list(names), carriers if names else [])
+    return Grammar(lang, sorted(spoken), list(names), carriers if names else [],
+                   pairs=pairs and bool(names))
 
 
 def _expand(sample: str, slot_types: dict[str, str], values: dict[str, list[str]],

@@ -140,9 +140,9 @@ class Listening:
     the confidence and the matching are left for after it."""
 
     def __init__(self, recognizer: Recognizer, lang: str, names: list[str],
-                 intents: tuple[str, ...] | None):
+                 intents: tuple[str, ...] | None, pairs: bool = False):
         self.recognizer, self.lang, self.names, self.intents = recognizer, lang, names, intents
-        self.grammar = build_grammar(lang, intents, names)
+        self.grammar = build_grammar(lang, intents, names, pairs=pairs)
         stream = getattr(recognizer, "stream", None)
         self._stream = stream(self.grammar) if stream else None
         # how soon after the speech stops the recogniser wants the VAD's pause hint (None:
@@ -212,10 +212,11 @@ def understand_frames(
     names: list[str],
     intents: tuple[str, ...] | None,
     segmenter: Segmenter | None = None,
+    pairs: bool = False,
 ) -> Iterator[Hearing]:
     """Streaming: 30 ms frames of 16 kHz audio in, one Hearing per utterance out, each
     decoded while it was spoken (the first is ready as soon as the VAD ends it)."""
-    return hearings(frames, lambda: Listening(recognizer, lang, names, intents),
+    return hearings(frames, lambda: Listening(recognizer, lang, names, intents, pairs),
                     segmenter or Segmenter(), flush=True)
 
 
@@ -261,12 +262,14 @@ def understand_audio(
     names: list[str],
     intents: tuple[str, ...] | None,
     segmenter: Segmenter | None = None,
+    pairs: bool = False,
 ) -> Hearing:
-    """The intent in a recording (the longest utterance the VAD finds in it)."""
+    """The intent in a recording (the longest utterance the VAD finds in it); `pairs`:
+    the narrator asked for the seat and the name together (Grammar.pairs)."""
     pcm = audio.resampled(SAMPLE_RATE).samples.tobytes()
     parts = list((segmenter or Segmenter()).utterances(pcm))
     if not parts:
         return Hearing("", None, {}, None, 0.0)
     speech = max(parts, key=len)
-    heard = recognizer.recognize(speech, build_grammar(lang, intents, names))
+    heard = recognizer.recognize(speech, build_grammar(lang, intents, names, pairs=pairs))
     return _meaning(heard, lang, names, intents)

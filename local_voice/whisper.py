@@ -736,7 +736,8 @@ class WhisperRecognizer:
         once per grammar and enrolled spellings: reading every carrier with the matcher
         was a fifth of a vote's reading (round 9, py-spy)."""
         key = (grammar.lang, tuple(grammar.names), tuple(grammar.templates),
-               tuple((p, tuple(v)) for p, v in sorted(self.spellings.items())))
+               tuple((p, tuple(v)) for p, v in sorted(self.spellings.items())),
+               getattr(grammar, "pairs", False))
         made = self._candidates.get(key)
         if made is None:
             if len(self._candidates) > 32:  # a long-running box meets many tables
@@ -769,10 +770,12 @@ class WhisperRecognizer:
                     # a name Whisper has no word for, spelled as English says it
                     forms += [(alt, text, player)
                               for alt in said_spellings(player)[: self.SAID_SPELLINGS]]
-        # the seat and the name together: scored only where the transcript holds that
-        # number (`_pair_seat`, stage 1 of `read`)
-        forms += [(form, " ".join(words_of(form)), player)
-                  for form, player in pair_forms(lang, names)]
+        # the seat and the name together, once the narrator asked for them (`_pair_seat`):
+        # in stage 1 of `read` only where the transcript holds that number, in stage 2
+        # for the best players
+        if getattr(grammar, "pairs", False):
+            forms += [(form, " ".join(words_of(form)), player)
+                      for form, player in pair_forms(lang, names)]
         templates: list[tuple[str, str]] = []
         plain: list[Candidate] = []
         understanding = Understanding(lang)
@@ -878,6 +881,10 @@ class WhisperRecognizer:
         top = sorted(by_player, key=lambda p: -by_player[p])[: self.TOP_PLAYERS]
         # stage 2: the best players in the other close carriers; phrases without a player
         more = [sentence(t, f) for t in carriers[1:] for f in stage1 if f[2] in top]
+        # the best players' seat and name together, whatever the transcript wrote of the
+        # number ("number nine Oisin" written "number high noise in", read as "Number 9")
+        more += [sentence(t, f) for t in first for f in forms
+                 if f[2] in top and _pair_seat(lang, f[1]) is not None]
         more += sorted(plain, key=lambda c: -close(c.text))[: self.PHRASES]
         # nobody and skip are votes too: their closest phrases always compete
         more += sorted((c for c in plain if c.nobody), key=lambda c: -close(c.text))[:3]
