@@ -584,6 +584,7 @@ class WhisperRecognizer:
     MIN_SECONDS = 4.0  # shorter utterances are padded with silence to this: bench
     CARRIERS = 3  # carriers kept for the best players
     TOP_PLAYERS = 4
+    PAIR_PLAYERS = 2  # the best players whose seat and name together are scored anyway
     PHRASES = 4  # phrases without a player kept, by the transcript
     # ... and the first COMMON_NOBODY ways to say nobody, and to skip, always: the
     # transcript's letters cannot pick a short word Whisper writes as another (French
@@ -882,9 +883,12 @@ class WhisperRecognizer:
         # stage 2: the best players in the other close carriers; phrases without a player
         more = [sentence(t, f) for t in carriers[1:] for f in stage1 if f[2] in top]
         # the best players' seat and name together, whatever the transcript wrote of the
-        # number ("number nine Oisin" written "number high noise in", read as "Number 9")
-        more += [sentence(t, f) for t in first for f in forms
-                 if f[2] in top and _pair_seat(lang, f[1]) is not None]
+        # number ("number nine Oisin" written "number high noise in", read as "Number 9"):
+        # said alone or in the closest carrier only (PAIR_PLAYERS, round 31: in every
+        # carrier of the first stage for the four best, babble's back-up p90 728 ms)
+        said_in = list(dict.fromkeys([*([bare] if bare else []), *carriers[:1]]))
+        more += [sentence(t, f) for t in said_in for f in forms
+                 if f[2] in top[: self.PAIR_PLAYERS] and _pair_seat(lang, f[1]) is not None]
         more += sorted(plain, key=lambda c: -close(c.text))[: self.PHRASES]
         # nobody and skip are votes too: their closest phrases always compete
         more += sorted((c for c in plain if c.nobody), key=lambda c: -close(c.text))[:3]
