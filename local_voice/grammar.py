@@ -88,8 +88,8 @@ def player_forms(lang: str, names: list[str], bare: bool = True) -> list[tuple[s
 
 def pair_forms(lang: str, names: list[str]) -> list[tuple[str, str]]:
     """(form, player) for a player's seat number and name said together ("number three
-    Tamsin", "seat three Tamsin", "three Tamsin"): two words that must agree, which
-    people over the chatter are heard saying far more often than either alone (docs/voice.md,
+    Tamsin", "seat three Tamsin", "three Tamsin"): two words that must agree, which said
+    over the chatter are heard right far more often than either alone (docs/voice.md,
     round 31). Once the narrator has asked for them (`Grammar.pairs`), and Whisper's
     candidates only (where its transcript holds the number, and for the players it
     already finds likeliest): the first pass's grammar is left without them."""
