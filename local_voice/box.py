@@ -194,8 +194,8 @@ class Box:
     # recogniser at start and whenever one is recorded
     voiceprints: Voiceprints | None = None
     # the voters told to say the number and the name together (`seat_and_name_hint`):
-    # once each, by game
-    hinted: set[tuple[str, str]] = field(default_factory=set)
+    # once each at this table (a box serves one room, new games included)
+    hinted: set[str] = field(default_factory=set)
 
     def session(self) -> Any:
         return self.relay.session(self.game_id)
@@ -350,27 +350,26 @@ class Box:
     def seat_and_name_hint(self, hearing: Hearing, narrator: Any, listen: Listen | None
                            ) -> None:
         """A voter whose answer the box could not take for the chatter around it (its
-        ears measured other people talking) is told once to say the number and the name
-        together ("like this: number 4, Ben", their own): over babble the two are heard
-        right far more often than a name alone (docs/voice.md, round 31)."""
+        ears measured other people talking) is told once at this table to say the number
+        and the name together ("like this: number 4, Ben", their own): over babble the two
+        are heard right far more often than a name alone (docs/voice.md, round 31)."""
         from local_voice.fusion import noisy
 
         if listen is None or listen.player is None or narrator.game is None or \
                 not any(i in NAME_ANSWER for i in listen.intents):
             return
         taken = hearing.intent is not None and hearing.confidence >= self.confidence
-        key = (self.game_id, listen.player)
-        if taken or key in self.hinted or not noisy(
+        if taken or listen.player in self.hinted or not noisy(
                 getattr(self.recognizer, "last_features", {}) or {}):
             return
-        self.hinted.add(key)
+        self.hinted.add(listen.player)
         seat = list(narrator.game.players).index(listen.player) + 1
         self.perform([Say("noisy_seat_and_name", {"seat": seat, "name": listen.player})])
 
     def pairs_asked(self) -> bool:
-        """The table has been told to say the number and the name together (this game):
-        from then on the box listens for them (Grammar.pairs)."""
-        return any(game == self.game_id for game, _ in self.hinted)
+        """The table has been told to say the number and the name together: from then on
+        the box listens for them (Grammar.pairs)."""
+        return bool(self.hinted)
 
     @staticmethod
     def _names_someone(hearing: Hearing, narrator: Any) -> bool:

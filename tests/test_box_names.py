@@ -12,6 +12,7 @@ once, for that player, with no question asked.
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -78,8 +79,10 @@ class Spoken:
         self.mouth.say(sentences)
 
 
-def _to_the_vote(relay: Relay, game_id: str, links: dict[str, str]) -> None:
-    """The night through the phones; the wolves spare the two players voted for later."""
+def _to_the_vote(relay: Relay, game_id: str, links: dict[str, str],
+                 spare: Collection[str] = tuple(SAID)) -> None:
+    """The night through the phones, no one in `spare` chosen (by default the two players
+    voted for later); then the day vote."""
     handle(relay, game_id, Heard("StartGameIntent"))
     handle(relay, game_id, Heard("ReadyIntent"))
     rng = random.Random(5)
@@ -92,8 +95,8 @@ def _to_the_vote(relay: Relay, game_id: str, links: dict[str, str]) -> None:
             turn = relay.player_view(token, f"device-{player}").get("turn")
             if not turn or not turn["targets"]:
                 continue
-            spare = [t for t in turn["targets"] if t not in SAID] or turn["targets"]
-            relay.choose(token, f"device-{player}", turn["verb"], rng.choice(spare))
+            pick = [t for t in turn["targets"] if t not in spare] or turn["targets"]
+            relay.choose(token, f"device-{player}", turn["verb"], rng.choice(pick))
             sent += 1
         if not sent and narrator.timer is not None:
             handle(relay, game_id, Tick(narrator.timer))

@@ -133,6 +133,7 @@ def test_a_voter_lost_in_the_chatter_is_told_to_say_number_and_name_and_then_hea
     from narrator import Heard, Host
     from phones.relay import Relay, handle
     from store import open_store
+    from tests.test_box_names import _to_the_vote
     from tests.voice_fixtures import piper
 
     players = ["Ana", "Ben", "Xochitl", "Dora", "Cal"]
@@ -152,7 +153,7 @@ def test_a_voter_lost_in_the_chatter_is_told_to_say_number_and_name_and_then_hea
         for name in players:
             links[name] = relay.join(code, name)
             box.catch_up()
-        _night_sparing(relay, game_id, links, {"Xochitl", "Ben"})
+        _to_the_vote(relay, game_id, links, spare={"Xochitl", "Ben"})
         box.spoken = relay.session(game_id).version
         assert not box.pairs_asked()
         narrator = relay.session(game_id).narrator
@@ -180,38 +181,10 @@ def test_a_voter_lost_in_the_chatter_is_told_to_say_number_and_name_and_then_hea
         assert box.heard[-1].player == target and box.heard[-1].confidence >= 0.5, \
             box.heard[-1]
         assert relay.session(game_id).narrator.actions[-1] == [voter, "vote", target]
-        assert mouth.log.count(hint) == 1  # once a voter, by game
+        assert mouth.log.count(hint) == 1  # once a voter, at this table
     finally:
         # the lines made in the background are done before the process may end
         box.prepare_answers(wait=True)
         for name in players:
             box.forget_name(name)
         store.close()
-
-
-def _night_sparing(relay, game_id: str, links: dict[str, str], spare: set[str]) -> None:
-    """The night through the phones, no one in `spare` chosen; then the day vote."""
-    import random
-
-    from narrator import Heard, Tick
-    from phones.relay import handle
-
-    handle(relay, game_id, Heard("StartGameIntent"))
-    handle(relay, game_id, Heard("ReadyIntent"))
-    rng = random.Random(5)
-    for _ in range(200):
-        narrator = relay.session(game_id).narrator
-        if narrator.phase != "night":
-            break
-        sent = 0
-        for player, token in links.items():
-            turn = relay.player_view(token, f"device-{player}").get("turn")
-            if not turn or not turn["targets"]:
-                continue
-            pick = [t for t in turn["targets"] if t not in spare] or turn["targets"]
-            relay.choose(token, f"device-{player}", turn["verb"], rng.choice(pick))
-            sent += 1
-        if not sent and narrator.timer is not None:
-            handle(relay, game_id, Tick(narrator.timer))
-    handle(relay, game_id, Heard("SkipClockIntent"))
-    assert relay.session(game_id).narrator.phase == "vote"
