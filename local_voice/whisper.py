@@ -916,6 +916,8 @@ class WhisperRecognizer:
         # transcript (scored once) and OUTSIDE_BEST are measured against (the other
         # speeds fit any sentence a little worse)
         reading.features["w_best"] = once[reading.best] / self.TEMPERATURE
+        # the best sentence says a seat and a name together, which agree (`says_pair`)
+        reading.features["w_pair"] = 1.0 if self.says_pair(reading.best, grammar) else 0.0
         # how many times the audio was heard: once, or at each of CAREFUL_SPEEDS too
         reading.features["w_speeds"] = float(1 + (len(self.CAREFUL_SPEEDS) if careful
                                                   else 0))
@@ -957,6 +959,15 @@ class WhisperRecognizer:
                 _name_like(b).casefold().split()[:2] for b in self.scorer.continuations(
                     encoded, lang, prefix, beams=1 if greedy else 4)]
         return self._going_on[key]
+
+    def says_pair(self, cand: Candidate, grammar: object) -> bool:
+        """`cand` names its player by their seat and name together ("number nine
+        oisin": `grammar.pair_forms`, listened for once the narrator asked for them)."""
+        if not getattr(grammar, "pairs", False) or cand.player is None:
+            return False
+        _, _, forms = self.candidates(grammar)
+        return any(f" {text} " in f" {cand.text} " for _, text, player in forms
+                   if player == cand.player and _pair_seat(grammar.lang, text) is not None)
 
     def _spoken_forms(self, grammar: object) -> dict[str, set[str]]:
         """Every way the table's players are said by name (spellings, respellings,
