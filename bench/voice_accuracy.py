@@ -16,7 +16,10 @@ after it (at a real table the chatter goes on: the box must not end the vote bef
 said, nor wait for the chatter to stop), "babble-alone" that chatter with no vote in it
 (never counted as one); both mean the box's live path (--stream). "paired" is every seat's
 number and name said together ("number three Xochitl"), as the narrator asks for them in a
-noisy room, "babble-paired" the same in babble. "talk-langs" is the
+noisy room, "babble-paired" the same in babble; "paired-ways" and "babble-paired-ways"
+say each pair in one of the other ways people say it (PAIR_WAYS: "three, Xochitl",
+"seat three Xochitl", "I vote for number three Xochitl"), every voice every way in
+turn. "talk-langs" is the
 same as "talk" in the six other languages (four lines each, by their espeak-ng voices);
 "talk-absent" is the clean votes for a player by name, each at a table without that player
 (a name the box never heard of; the dead are still in the box's grammar, round 20):
@@ -285,12 +288,22 @@ def cases(quick: bool) -> list[tuple[str, str, str, str | None]]:
     return out
 
 
-def paired_cases(quick: bool) -> list[tuple[str, str, str, str | None]]:
+# the other ways a seat and a name are said together ("paired-ways"), {} the seat's number
+PAIR_WAYS = ["{}, {}", "seat {} {}", "I vote for number {} {}"]
+
+
+def paired_cases(quick: bool, ways: bool = False) -> list[tuple[str, str, str, str | None]]:
     """Every seat's number and name said together ("number three Xochitl"), by every
-    voice: what a table says when it is asked for both (the "paired" conditions)."""
+    voice: what a table says when it is asked for both (the "paired" conditions); `ways`:
+    each said in one of PAIR_WAYS instead, turn by turn across seats and voices."""
     seats = range(1, len(NAMES) + 1, 2 if quick else 1)
-    return [(kind, voice, f"number {NUMBER_WORDS['en'][seat]} {NAMES[seat - 1]}",
-             NAMES[seat - 1]) for kind, voice, _ in VOICES for seat in seats]
+    out = []
+    for v, (kind, voice, _) in enumerate(VOICES):
+        for seat in seats:
+            way = PAIR_WAYS[(v + seat) % len(PAIR_WAYS)] if ways else "number {} {}"
+            out.append((kind, voice, way.format(NUMBER_WORDS["en"][seat], NAMES[seat - 1]),
+                        NAMES[seat - 1]))
+    return out
 
 
 def talk_cases(quick: bool) -> list[tuple[str, str, str, str | None]]:
@@ -416,7 +429,7 @@ def lang_talk_cases(quick: bool) -> list[tuple[str, str, str, str, str | None]]:
 
 
 CONDITIONS = ("clean", "babble", "talk", "talk-babble", "babble-late", "babble-alone",
-              "paired", "babble-paired",
+              "paired", "babble-paired", "paired-ways", "babble-paired-ways",
               "respelled", "enrolled", *LANGS,
               "talk-langs", "talk-absent", *(f"talk-absent-{lang}" for lang in LANGS))
 
@@ -446,12 +459,14 @@ def condition_audio(condition: str, quick: bool, step: int = 1,  # type: ignore[
             lead = {"babble": BABBLE_LEAD, "babble-late": LATE_LEAD}.get(condition)
             audio = padded(clean) if lead is None else babble(clean, 1000 + i, lead, lead)
             yield "en", NAMES, audio, voice, text, player
-    elif condition in ("paired", "babble-paired"):
-        for i, (kind, voice, text, player) in enumerate(paired_cases(quick)):
+    elif condition in ("paired", "babble-paired", "paired-ways", "babble-paired-ways"):
+        ways = condition.endswith("ways")
+        for i, (kind, voice, text, player) in enumerate(paired_cases(quick, ways)):
             if not (i - offset) % step:
                 clean = speech(kind, voice, text)
-                audio = babble(clean, 7001 + i) if condition == "babble-paired" else \
-                    padded(clean)
+                # the other ways' chatter has seeds of its own
+                audio = babble(clean, (7501 if ways else 7001) + i) if \
+                    condition.startswith("babble") else padded(clean)
                 yield "en", NAMES, audio, voice, text, player
     elif condition == "babble-alone":
         # chatter as babble-late's (seeds of its own), at the level it has under every
@@ -599,7 +614,7 @@ def main() -> int:
             enroll_for(recognizer, condition, lang)
             t = time.perf_counter()
             # the paired conditions: the narrator asked for the seat and the name
-            pairs = condition.endswith("paired")
+            pairs = "paired" in condition
             heard = (streamed(audio, recognizer, lang, names, pairs) if args.stream else
                      understand_audio(audio, recognizer, lang, names, EXPECT["vote"],
                                       pairs=pairs))

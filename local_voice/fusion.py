@@ -229,20 +229,24 @@ class TwoPass:
         0.05418, 0.0507, 0.3295, -0.1498, 0.0, 0.08412, -0.06332, 0.0, 0.0, 0.03877, 0.0, -0.3427)
     CAREFUL_WEIGHTS: ClassVar[tuple[float, ...]] = (
         0.1393, 0.111, 1.194, -0.4043, 0.0, 0.4794, -0.1715, 0.0, 0.111, 0.0, 1.03, -2.854)
-    # In babble (CAREFUL_WEIGHTS), a reading of a seat and a name said together
-    # (`w_pair`: the table was told to say both, and the two agree) counts this much
-    # surer, in log-odds: CAREFUL_WEIGHTS were fitted on votes by name, where a reading
-    # as sure as most right pairs is often wrong. Round 32, the bench's babble-paired
-    # condition on both halves and two draws of Piper's noise (240 clips): of the 149
-    # readings of a pair read with care, one was wrong ("number eleven Sam" as "number
-    # sixteen grace", 0.098, draw 1), and 18 right ones sat under 0.5 (0.07-0.49). At
-    # 1.5 the pairs from 0.18 up count (16 of them); at 2.0 the wrong one would sit at
-    # 0.45; at 3.0 it counts. Not in a quiet room, where the fit's own weights leave 4
-    # right pairs under 0.5 and a wrong one at 0.33 on both draws ("number six Niamh"
-    # as "seat eleven sam"); not where Whisper decides alone (its 79 pairs read 0.6 and
-    # up). The bench's other babble conditions at such a table (draw 0: votes by name,
-    # talk, chatter alone; 533 clips) read one pair, right. At a table never told to
-    # say both, no reading is a pair.
+    # In babble (CAREFUL_WEIGHTS), a reading of a seat and a name said together, and
+    # nothing else (`w_pair_alone`: the table was told to say both, and the two agree)
+    # counts this much surer, in log-odds: CAREFUL_WEIGHTS were fitted on votes by name,
+    # where a reading as sure as most right pairs is often wrong. Round 32, the bench's
+    # babble-paired condition on both halves and two draws of Piper's noise (240 clips):
+    # of the 149 readings of a pair read with care, one was wrong ("number eleven Sam"
+    # as "number sixteen grace", 0.098, draw 1), and 18 right ones sat under 0.5
+    # (0.07-0.49). At 1.5 the pairs from 0.18 up count (16 of them); at 2.0 the wrong
+    # one would sit at 0.45; at 3.0 it counts. Not in a quiet room, where the fit's own
+    # weights leave 4 right pairs under 0.5 and a wrong one at 0.33 on both draws
+    # ("number six Niamh" as "seat eleven sam"); not where Whisper decides alone (its 79
+    # pairs read 0.6 and up). The bench's other babble conditions at such a table (draw
+    # 0: votes by name, talk, chatter alone; 533 clips) read one pair, right. Not a pair
+    # in a carrier: there Whisper scores the pairs of its two best players in its
+    # closest carrier only (PAIR_PLAYERS), the right pair is more often not among them,
+    # and the bench's "I vote for number nine Oisin" in babble was read "i vote for
+    # number fifteen lucy" (0.87) and "... eleven Sam" as "... six niamh" (0.78, counted
+    # only with the offset). At a table never told to say both, no reading is a pair.
     PAIR_CAREFUL: ClassVar[float] = 1.5
     # ALONE_WEIGHTS refitted in round 16 with the first pass's second opinion in the
     # other languages (`ps_margin`, PocketSphinxRecognizer.scores_lang), UNSAID_ALONE and
@@ -854,7 +858,8 @@ class TwoPass:
         weights = {"alone": self.ALONE_WEIGHTS, "careful": self.CAREFUL_WEIGHTS,
                    "quiet": self.WEIGHTS}[group]
         inputs = fusion_inputs(features)
-        pair = self.PAIR_CAREFUL if group == "careful" and features.get("w_pair") else 0.0
+        pair = self.PAIR_CAREFUL if group == "careful" and features.get("w_pair_alone") \
+            else 0.0
         return _sigmoid(weights[-1] + pair + sum(w * x for w, x in zip(weights[:-1], inputs,
                                                                         strict=True)))
 

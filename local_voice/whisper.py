@@ -916,8 +916,12 @@ class WhisperRecognizer:
         # transcript (scored once) and OUTSIDE_BEST are measured against (the other
         # speeds fit any sentence a little worse)
         reading.features["w_best"] = once[reading.best] / self.TEMPERATURE
-        # the best sentence says a seat and a name together, which agree (`says_pair`)
-        reading.features["w_pair"] = 1.0 if self.says_pair(reading.best, grammar) else 0.0
+        # the best sentence says a seat and a name together, which agree (`says_pair`),
+        # and whether it says nothing else ("number nine oisin", not "i vote for ...")
+        paired = self.says_pair(reading.best, grammar)
+        reading.features["w_pair"] = 1.0 if paired else 0.0
+        reading.features["w_pair_alone"] = 1.0 if paired and _pair_seat(
+            lang, reading.best.text) is not None else 0.0
         # how many times the audio was heard: once, or at each of CAREFUL_SPEEDS too
         reading.features["w_speeds"] = float(1 + (len(self.CAREFUL_SPEEDS) if careful
                                                   else 0))
