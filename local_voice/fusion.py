@@ -42,8 +42,8 @@ whichever pass read it (`TwoPass._seat_unwritten`: "Siobhan" heard as "seat one"
 
 At a table told to say a player's seat and name together (Grammar.pairs), a reading of
 such a pair is not asked again for a number Whisper's transcript garbled, and in babble
-counts `PAIR_CAREFUL` surer than the careful weights, fitted on names, would say (round
-32).
+a pair said alone counts `PAIR_CAREFUL` surer than the careful weights, fitted on names,
+would say (round 32).
 
 `last_path` says which decided ("first", "checked", "backup", "first-kept", or "unlisted"
 for such a vote), for the bench's figures.
