@@ -114,6 +114,7 @@ def test_a_pair_whose_number_whisper_garbled_is_not_asked_again_in_a_quiet_room(
     in"."""
     from local_voice.whisper import Candidate, _numbers_in
 
+    grammar = build_grammar("en", EXPECT["vote"], NAMES, pairs=True)
     for text, speaker, player in (("number twelve Ben", "piper", "Ben"),
                                   ("number nine Oisin", "en-us+m3", "Oisin")):
         clip = padded(speech(wavs, text, speaker), 0.3, 0.5)
@@ -126,7 +127,6 @@ def test_a_pair_whose_number_whisper_garbled_is_not_asked_again_in_a_quiet_room(
         assert heard.confidence >= 0.5 and two_pass.last_features["w_pair"] == 1.0
         # the same number said without the name is still asked again (its last read's
         # transcript holds no such number either)
-        grammar = build_grammar("en", EXPECT["vote"], NAMES, pairs=True)
         words = NUMBER_WORDS["en"][seat]
         assert two_pass._seat_unwritten(Candidate(f"number {words}", f"number {words}",
                                                   player), grammar)
@@ -141,12 +141,8 @@ def test_in_babble_a_pair_counts_surer_than_a_reading_by_name_as_sure(two_pass, 
     pairs read in the bench's babble one was wrong, and 18 right ones were under 0.5);
     in a carrier ("I vote for number ..."), in a quiet room, and at a table never told
     to say both, nothing changes."""
-    import math
-
     from local_voice.fusion import TwoPass
-
-    def logit(p: float) -> float:
-        return math.log(p / (1 - p))
+    from local_voice.fusion import _logit as logit
 
     mix = Audio(vote_in_babble(wavs, "number fifteen Lucy", lead=0.5)[0], 16000)
     heard = understand_audio(mix, two_pass, "en", NAMES, EXPECT["vote"], pairs=True)
