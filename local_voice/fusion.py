@@ -248,6 +248,10 @@ class TwoPass:
     # number fifteen lucy" (0.87) and "... eleven Sam" as "... six niamh" (0.78, counted
     # only with the offset). At a table never told to say both, no reading is a pair.
     PAIR_CAREFUL: ClassVar[float] = 1.5
+    # at a table told to say both, in babble, a reading of a seat alone is asked again
+    # when the pair of the seat its lost "-teen" makes alike fits better than its own
+    # (`WhisperRecognizer.pair_rival`, round 33)
+    PAIR_RIVALS: ClassVar[bool] = True
     # ALONE_WEIGHTS refitted in round 16 with the first pass's second opinion in the
     # other languages (`ps_margin`, PocketSphinxRecognizer.scores_lang), UNSAID_ALONE and
     # VOUCH_MARGIN, on both halves of the bench (voice_features.py --step 2 [--offset 1]
@@ -580,6 +584,16 @@ class TwoPass:
             if self._seat_unwritten(reading.best, grammar):
                 # a seat number nobody said: a name that sounds like one ("Siobhan" as
                 # "seat one", "Niamh" as "nine"), most often of someone not at the table
+                return self._asked(reading.best, min(confidence, self.ask_below) - 0.01,
+                                   grammar)
+            if self.PAIR_RIVALS and babble and self.backup.pair_rival(
+                    reading, grammar) is not None:
+                # told to say both, the voter's seat and name together are heard as
+                # another player's than the seat alone read: a "-teen" lost in babble
+                # ("number nineteen Emma" read "number nine", Oisin). Not in a quiet
+                # room, where the "-teen" is heard and the bench's pair rivals were a
+                # short name fitting better than a hard one ("number three" Xochitl's,
+                # "number thirteen anna" over "number three xochitl": 2 of 120 read right)
                 return self._asked(reading.best, min(confidence, self.ask_below) - 0.01,
                                    grammar)
             margin = self.UNLIKE_MARGIN_ALONE if alone else self.UNLIKE_MARGIN

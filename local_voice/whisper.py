@@ -860,9 +860,15 @@ class WhisperRecognizer:
         numbers = _numbers_in(lang, heard)
         for hint in hinted:
             numbers |= _numbers_in(lang, hint)
+        # a seat said with its name, at a table told to say both: the seats that sound
+        # like a number heard but for its "-teen" too (`_teen_siblings`), so that the pair
+        # the voter said competes with the seat alone it lost its ending to. Not the
+        # seats alone: "number seventeen" beside "number seven" lowers the share of every
+        # seat read right (round 33)
+        paired = numbers | _teen_siblings(numbers)
         stage1 = [f for f in forms if f[2] is not None and
                   (not _is_number_form(lang, f[1]) or _number_of(lang, f[1]) in numbers)
-                  and _pair_seat(lang, f[1]) in (None, *numbers)]
+                  and _pair_seat(lang, f[1]) in (None, *paired)]
         todo = [sentence(t, f) for t in first for f in stage1]
         if bare is not None and (numbers or not hinted):
             # a number was heard: every seat competes, said as Whisper writes it ("Seat
@@ -972,6 +978,40 @@ class WhisperRecognizer:
         _, _, forms = self.candidates(grammar)
         return any(f" {text} " in f" {cand.text} " for _, text, player in forms
                    if player == cand.player and _pair_seat(grammar.lang, text) is not None)
+
+    def pair_rival(self, reading: Reading, grammar: object) -> Candidate | None:
+        """At a table told to say the seat and the name together, where `reading`'s
+        best is a seat alone ("i vote for number nine"): the pair of the seat its
+        "-teen" makes alike (`_teen_siblings`), when it fits the audio better than the
+        seat's own pair said the same way ("i vote for number nineteen emma" over "...
+        nine oisin": the "-teen" was lost in babble). None otherwise."""
+        best = reading.best
+        if not getattr(grammar, "pairs", False) or best.player is None or \
+                self.says_pair(best, grammar):
+            return None
+        # only the seats its "-teen" makes alike: in babble a pair with a short common
+        # name fits a hard one's audio better ("seven, Saoirse" heard as "seven", where
+        # "vote seat eleven sam" beats "vote seat seven saoirse"), and the bench's votes
+        # read right as a seat alone were asked again for it
+        alike = _teen_siblings(_numbers_in(grammar.lang, best.text))
+        if not alike:
+            return None
+        # pairs are compared within a carrier that has both ("vote seat eighteen henry"
+        # with "vote seat eight tadhg"): the pairs of Whisper's two best players are
+        # scored in its closest carrier only (PAIR_PLAYERS), where the seat's own pair
+        # may not be
+        _, _, forms = self.candidates(grammar)
+        by_carrier: dict[str, dict[str, tuple[float, Candidate]]] = {}
+        for cand, score in reading.scored:
+            if self.says_pair(cand, grammar) and (cand.player == best.player or
+                                                  _numbers_in(grammar.lang, cand.text) & alike):
+                players = by_carrier.setdefault(_carrier_of(cand.text, forms), {})
+                if cand.player not in players or score > players[cand.player][0]:
+                    players[cand.player] = (score, cand)
+        rivals = [(score, cand) for players in by_carrier.values() if best.player in players
+                  for player, (score, cand) in players.items()
+                  if player != best.player and score > players[best.player][0]]
+        return max(rivals, key=lambda r: r[0])[1] if rivals else None
 
     def _spoken_forms(self, grammar: object) -> dict[str, set[str]]:
         """Every way the table's players are said by name (spellings, respellings,
@@ -1260,6 +1300,15 @@ def _numbers_in(lang: str, heard: str) -> set[int]:
         if number is not None:
             found.add(number)
     return found
+
+
+def _teen_siblings(numbers: set[int]) -> set[int]:
+    """The seats that sound like the ones heard but for their second part ("nine" and
+    "nineteen", "neun" and "neunzehn", "nueve" and "diecinueve"): in babble the first
+    pass and Whisper's transcript both lose it ("I vote for number nineteen Emma" written
+    "i vote for number nine": round 33)."""
+    return {n + 10 for n in numbers if 1 <= n <= 9} | {n - 10 for n in numbers
+                                                        if 11 <= n <= 19}
 
 
 def sped_up(samples: np.ndarray, speed: float) -> np.ndarray:

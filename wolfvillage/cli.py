@@ -137,7 +137,8 @@ def _hear(args: argparse.Namespace) -> int:
     for name, samples in clips:
         if enroll is not None:
             enroll(name, samples, args.lang)
-    hearing = understand_audio(audio, recognizer, args.lang, names, EXPECT[args.expect])
+    hearing = understand_audio(audio, recognizer, args.lang, names, EXPECT[args.expect],
+                               pairs=args.pairs)
     json.dump(hearing.to_json(), sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0
@@ -223,6 +224,9 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
                       "folder, or none (auto: tiny.en for English, base otherwise)")
     hear.add_argument("--enroll", default=None, metavar="DIR",
                       help="players' clips of their own names, DIR/<Name>.wav (16 kHz mono)")
+    hear.add_argument("--pairs", action="store_true",
+                      help="the narrator asked for the seat and the name together (\"number "
+                      "three, Ana\"), as the box does at a table it cannot hear")
     hear.set_defaults(run=_hear)
 
     say = verbs.add_parser("say", help="speak one line into a WAV file")
