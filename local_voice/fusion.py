@@ -43,7 +43,9 @@ whichever pass read it (`TwoPass._seat_unwritten`: "Siobhan" heard as "seat one"
 At a table told to say a player's seat and name together (Grammar.pairs), a reading of
 such a pair is not asked again for a number Whisper's transcript garbled, and in babble
 a pair said alone counts `PAIR_CAREFUL` surer than the careful weights, fitted on names,
-would say (round 32).
+would say (round 32); in babble, a seat read alone is asked again when the pair of the
+seat its lost "-teen" makes alike fits the audio better than its own ("I vote for number
+nineteen Emma" read "i vote for number nine", Oisin's: `PAIR_RIVALS`, round 33).
 
 `last_path` says which decided ("first", "checked", "backup", "first-kept", or "unlisted"
 for such a vote), for the bench's figures.
@@ -242,8 +244,9 @@ class TwoPass:
     # ("number six Niamh" as "seat eleven sam"); not where Whisper decides alone (its 79
     # pairs read 0.6 and up). The bench's other babble conditions at such a table (draw
     # 0: votes by name, talk, chatter alone; 533 clips) read one pair, right. Not a pair
-    # in a carrier: there Whisper scores the pairs of its two best players in its
-    # closest carrier only (PAIR_PLAYERS), the right pair is more often not among them,
+    # in a carrier: there Whisper scores the pairs of its best players (two in round 32,
+    # four since round 33) in its closest carrier only (PAIR_PLAYERS), the right pair is
+    # more often not among them,
     # and the bench's "I vote for number nine Oisin" in babble was read "i vote for
     # number fifteen lucy" (0.87) and "... eleven Sam" as "... six niamh" (0.78, counted
     # only with the offset). At a table never told to say both, no reading is a pair.

@@ -584,7 +584,7 @@ class WhisperRecognizer:
     MIN_SECONDS = 4.0  # shorter utterances are padded with silence to this: bench
     CARRIERS = 3  # carriers kept for the best players
     TOP_PLAYERS = 4
-    PAIR_PLAYERS = 2  # the best players whose seat and name together are scored anyway
+    PAIR_PLAYERS = 4  # the best players whose seat and name together are scored anyway
     PHRASES = 4  # phrases without a player kept, by the transcript
     # ... and the first COMMON_NOBODY ways to say nobody, and to skip, always: the
     # transcript's letters cannot pick a short word Whisper writes as another (French
@@ -890,8 +890,11 @@ class WhisperRecognizer:
         more = [sentence(t, f) for t in carriers[1:] for f in stage1 if f[2] in top]
         # the best players' seat and name together, whatever the transcript wrote of the
         # number ("number nine Oisin" written "number high noise in", read as "Number 9"):
-        # said alone or in the closest carrier only (PAIR_PLAYERS, round 31: in every
-        # carrier of the first stage for the four best, babble's back-up p90 728 ms)
+        # said alone or in the closest carrier only (round 31: in every carrier of the
+        # first stage, babble's back-up p90 728 ms). PAIR_PLAYERS, round 33: with the two
+        # best, "I vote for number nine Oisin" was read "... fifteen lucy" (Oisin third);
+        # with the four best (= TOP_PLAYERS), babble-paired-ways 40 / 18 / 2 and 40 / 20
+        # / 0 -> 44 / 16 / 0 and 41 / 19 / 0, no cost the latency bench can tell
         said_in = list(dict.fromkeys([*([bare] if bare else []), *carriers[:1]]))
         more += [sentence(t, f) for t in said_in for f in forms
                  if f[2] in top[: self.PAIR_PLAYERS] and _pair_seat(lang, f[1]) is not None]
@@ -997,7 +1000,7 @@ class WhisperRecognizer:
         if not alike:
             return None
         # pairs are compared within a carrier that has both ("vote seat eighteen henry"
-        # with "vote seat eight tadhg"): the pairs of Whisper's two best players are
+        # with "vote seat eight tadhg"): the pairs of Whisper's best players are
         # scored in its closest carrier only (PAIR_PLAYERS), where the seat's own pair
         # may not be
         _, _, forms = self.candidates(grammar)
