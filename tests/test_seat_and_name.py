@@ -165,15 +165,15 @@ def test_in_babble_a_pair_counts_surer_than_a_reading_by_name_as_sure(two_pass, 
     assert two_pass.last_features.get("w_pair", 0.0) == 0.0
 
 
-
 def test_a_seat_whose_teen_was_lost_in_babble_is_asked_when_its_pair_names_another(
         two_pass, wavs, monkeypatch):
     """In babble "I vote for number nineteen Emma" loses its "-teen": Whisper writes "i
     vote for number nine" and reads the seat alone, Oisin's (round 33: three of the four
     wrong votes of the bench's pairs said in a carrier). At a table told to say both, the
-    pairs of the seats a lost "-teen" leaves alike are scored too, and when the best of
-    them names someone else than the seat alone, the vote is asked again
-    (`TwoPass.PAIR_RIVALS`); without the rule, this clip is counted for Oisin."""
+    pairs of the seats a lost "-teen" leaves alike are scored too, and when the sibling's
+    pair fits better than the seat's own said the same way, the vote is asked again
+    (`TwoPass.PAIR_RIVALS`, in babble); without the rule, this clip is counted for
+    Oisin."""
     from local_voice.fusion import TwoPass
     from local_voice.whisper import _teen_siblings
 
@@ -224,6 +224,7 @@ def test_wolfvillage_hear_pairs_reads_the_seat_and_the_name_as_the_box_told_to(w
     assert (told_json["player"], told_json["intent"]) == ("Ben", "VoteIntent"), told_json
     assert told_json["confidence"] >= 0.5 and "ben" in told_json["text"], told_json
     assert never_json["player"] != "Ben" or never_json["confidence"] < 0.5, never_json
+
 
 # ------------------------------------------------------------------ the box tells the table
 
