@@ -584,19 +584,17 @@ class TwoPass:
             unknown = self._unlisted(reading.best, grammar)
             if unknown is not None:
                 return unknown
-            if self._seat_unwritten(reading.best, grammar):
-                # a seat number nobody said: a name that sounds like one ("Siobhan" as
-                # "seat one", "Niamh" as "nine"), most often of someone not at the table
-                return self._asked(reading.best, min(confidence, self.ask_below) - 0.01,
-                                   grammar)
-            if self.PAIR_RIVALS and babble and self.backup.pair_rival(
-                    reading, grammar) is not None:
-                # told to say both, the voter's seat and name together are heard as
-                # another player's than the seat alone read: a "-teen" lost in babble
-                # ("number nineteen Emma" read "number nine", Oisin). Not in a quiet
-                # room, where the "-teen" is heard and the bench's pair rivals were a
-                # short name fitting better than a hard one ("number three" Xochitl's,
-                # "number thirteen anna" over "number three xochitl": 2 of 120 read right)
+            # asked again just under the threshold: a seat number nobody said, a name
+            # that sounds like one ("Siobhan" as "seat one", "Niamh" as "nine"), most
+            # often of someone not at the table; or, told to say both, the voter's seat
+            # and name together heard as another player's than the seat alone read: a
+            # "-teen" lost in babble ("number nineteen Emma" read "number nine", Oisin).
+            # Not in a quiet room, where the "-teen" is heard and the bench's pair rivals
+            # were a short name fitting better than a hard one ("number thirteen anna"
+            # over "number three xochitl": 2 of 120 read right)
+            if self._seat_unwritten(reading.best, grammar) or (
+                    self.PAIR_RIVALS and babble and self.backup.pair_rival(
+                        reading, grammar) is not None):
                 return self._asked(reading.best, min(confidence, self.ask_below) - 0.01,
                                    grammar)
             margin = self.UNLIKE_MARGIN_ALONE if alone else self.UNLIKE_MARGIN
