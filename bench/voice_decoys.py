@@ -13,7 +13,7 @@ votes read right, read wrong, and said for a name the table does not have (`talk
 conditions) a rule "ask again above that margin" would stop. Round 34 (docs/voice.md).
 
 This is a measurement only: the box does not score decoys. With every name of the list
-(600-3,200 a language) a vote costs about 2-3 s more, printed as `ms`. With `--top K`,
+(150-3,200 a language) a vote costs about 2-3 s more, printed as `ms`. With `--top K`,
 only the K decoys whose first token Whisper finds likeliest after the sentence's carrier
 (on the audio, less `PRIOR` times on silence, as every sentence is scored: one step of
 the decoder) are scored: the shortlist a box would need.
