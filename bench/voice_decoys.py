@@ -1,7 +1,7 @@
 """How much better a name the table does not have fits a vote than the vote's own reading.
 
     .venv/bin/python bench/voice_decoys.py --conditions fr,talk-absent-fr [--step 2]
-        [--offset 0] [--out FILE]
+        [--offset 0] [--top K] [--draw N] [--out FILE]
 
 For every vote the box is about to count (a player by name, confidence >= 0.5, read by
 the back-up), the sentence it read ("Je vote pour Louis") is scored again on the same
@@ -10,7 +10,8 @@ encoding with each of the language's common first names in the player's place
 player: `WhisperRecognizer._near`). The margin is the best such decoy's score minus the
 reading's. Printed: each vote's margin and best decoy, then, for each margin, how many
 votes read right, read wrong, and said for a name the table does not have (`talk-absent`
-conditions) a rule "ask again above that margin" would stop. Round 34 (docs/voice.md).
+conditions) a rule "ask again above that margin" would stop, and a penalty on the
+confidence (`penalized`) instead. Round 34 (docs/voice.md).
 
 This is a measurement only: the box does not score decoys. With every name of the list
 (150-3,200 a language) a vote costs about 2-3 s more, printed as `ms`. With `--top K`,
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -42,6 +44,9 @@ from local_voice.whisper import Candidate, WhisperRecognizer, log_mel
 from local_voice.whisper_decoder import Trie
 
 MARGINS = (-1.0, 0.0, 1.0, 2.0, 2.5, 3.0, 4.0)
+# (a, b): the vote's confidence less a log-odds for each log unit the best decoy is more
+# than b over the reading (round 34's offline grid)
+PENALTIES = ((0.5, 1.0), (0.5, 2.0), (1.0, 2.5), (2.0, 1.5))
 
 
 def decoys_of(backup: WhisperRecognizer, grammar: object) -> list[str]:
@@ -130,6 +135,12 @@ def margin_of(backup: WhisperRecognizer, grammar: object, best: Candidate,
             "margin": round(values[order[0]] - values[0], 3), "ms": ms}
 
 
+def penalized(confidence: float, margin: float, a: float, b: float) -> float:
+    """`confidence` less `a` log-odds for each log unit of `margin` over `b`."""
+    p = min(max(confidence, 1e-6), 1 - 1e-6)
+    return 1 / (1 + math.exp(-(math.log(p / (1 - p)) - a * max(0.0, margin - b))))
+
+
 def kind_of(row: dict) -> str:
     if row["condition"].startswith("talk-absent"):
         return "absent"
@@ -193,6 +204,11 @@ def main() -> int:
                    for k in totals}
         print(f"  asked again over a margin of {margin:4}: right {stopped['right']}, "
               f"wrong {stopped['wrong']}, absent {stopped['absent']}")
+    for a, b in PENALTIES:
+        stopped = {k: sum(r["kind"] == k and penalized(r["confidence"], r["margin"], a, b)
+                          < 0.5 for r in rows) for k in totals}
+        print(f"  asked again with a penalty of {a} a log unit over {b}: right "
+              f"{stopped['right']}, wrong {stopped['wrong']}, absent {stopped['absent']}")
     if rows:
         mean = sum(r["ms"] for r in rows) / len(rows)
         print(f"mean time of the decoys' scoring per vote {mean:.0f} ms")
