@@ -94,7 +94,7 @@ def shortlist(backup: WhisperRecognizer, lang: str, prefix: str, texts: list[str
     scorer = backup.scorer
     if scorer.decoder is None:
         raise SystemExit("--top needs the tree decoder (WhisperScorer's default scoring)")
-    start = scorer.start(lang)
+    start = scorer._sequences(lang, [], False)[0]  # the start the sentences are scored after
     prefix = prefix.rstrip()
     before = scorer.tokens(prefix) if prefix else []
     encoded, _ = backup._last_encoded
