@@ -41,7 +41,6 @@ from local_voice.common_names import common_first_names
 from local_voice.grammar import build_grammar
 from local_voice.hearing import EXPECT, understand_audio
 from local_voice.whisper import Candidate, WhisperRecognizer, log_mel
-from local_voice.whisper_decoder import Trie
 
 MARGINS = (-1.0, 0.0, 1.0, 2.0, 2.5, 3.0, 4.0)
 # (a, b): the vote's confidence less a log-odds for each log unit the best decoy is more
@@ -78,10 +77,7 @@ def with_name(said: str, forms: list[str], name: str) -> str | None:
 def _next_token(backup: WhisperRecognizer, memory: list, tokens: list[int]) -> np.ndarray:
     """The decoder's log probabilities of the token after `tokens` (text tokens and the
     end of text)."""
-    decoder = backup.scorer.decoder
-    trie = Trie.of([tokens], [0])
-    hidden = decoder._hidden([memory], trie)[trie.ends[0][-1]]
-    logits = decoder.embeddings[: decoder.eot + 1] @ hidden
+    logits = backup.scorer.decoder.next_logits(memory, tokens)
     top = logits.max()
     return logits - (top + np.log(np.exp(logits - top).sum()))
 

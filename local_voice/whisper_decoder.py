@@ -228,13 +228,11 @@ class TreeDecoder:
         x86 cores), so a long prompt costs one step: CTranslate2 forces a prompt token by
         token, about 15 ms each."""
         sequence, out = list(prompt), []
-        text = self.embeddings[: self.eot + 1]  # the text tokens and the end of text
-        never = [t for t in suppress if t < len(text)]
-        not_first = [t for t in suppress_first if t < len(text)]
+        text = self.eot + 1  # the text tokens and the end of text
+        never = [t for t in suppress if t < text]
+        not_first = [t for t in suppress_first if t < text]
         for step in range(steps):
-            trie = Trie.of([sequence], [0])
-            hidden = self._hidden([memory], trie)[trie.ends[0][-1]]
-            logits = text @ hidden
+            logits = self.next_logits(memory, sequence)
             logits[never] = -np.inf
             if step == 0:
                 logits[not_first] = -np.inf
@@ -244,6 +242,13 @@ class TreeDecoder:
             out.append(token)
             sequence.append(token)
         return out
+
+    def next_logits(self, memory: list, sequence: list[int]) -> np.ndarray:
+        """The logits of the token after `sequence` over the text tokens and the end of
+        text (one step of the decoder, without a cache)."""
+        trie = Trie.of([sequence], [0])
+        hidden = self._hidden([memory], trie)[trie.ends[0][-1]]
+        return self.embeddings[: self.eot + 1] @ hidden
 
     def _part(self, memories: list, sequences: list[list[int]], sources: list[int],
               scored_from: int) -> list[float]:
