@@ -417,6 +417,29 @@ class TwoPass:
     # languages as no number at all ("numéro un" as "l'humeau", round 18)
     UNWRITTEN_SEAT: ClassVar[bool] = True
 
+    # A vote by name about to be counted is asked again when a common first name the
+    # table does not have fits it better than its player's name by more than
+    # DECOY_MARGIN log units (`_decoyed`, WhisperRecognizer.best_decoy): a vote for
+    # someone the table does not have that Whisper read as a player and wrote no name
+    # for (`_unlisted`). Round 34, the bench's fitted half in English (voice_decoys.py
+    # --top 32): of the 15 such votes counted that Whisper read by name, 11 had a decoy
+    # over 2.5 (12 over 2.0, 10 over 3.0), of its 115 clean votes read right none (2
+    # over 2.0). In a quiet room only (a read with care averages three speeds; no
+    # decoys were measured in babble), and in English only: in the other languages
+    # Whisper base hears some of espeak-ng's names as another ("voto Javier" fits
+    # "Samir" 5.2-7.8 over), and at 2.5 French would lose 3 of its 34-37 right votes.
+    # None: never.
+    DECOY_MARGIN: ClassVar[float | None] = 2.5
+    DECOY_LANGS: ClassVar[tuple[str, ...]] = ("en",)
+    # ... unless the first pass prefers the reading to the decoy's sentence by more than
+    # DECOY_VOUCH (`sentence_scores`, per frame): it hears names by how they sound, where
+    # Whisper scores a name it cannot spell badly ("Shivawn", read as Siobhan, fits
+    # "Shane" 3.8 over). Round 35, the bench's fitted half: of the right votes over the
+    # margin, the first pass preferred the reading by 4.3-5.9 in 3 and by -2.6 in one; of
+    # the 11 absent votes, by 8.7 in one (decoy "Lauren" for Lucy, said "Oisin") and
+    # -4.0 to 1.4 in the others. None: the first pass has no say
+    DECOY_VOUCH: ClassVar[float | None] = 3.0
+
     def __post_init__(self) -> None:
         parts = [p.name for p in (self.first, self.backup) if p is not None]
         self.name = "+".join(parts) or "none"
@@ -552,6 +575,10 @@ class TwoPass:
             if unknown is not None:
                 return unknown
             self.last_path = "checked"  # Whisper found nothing the first pass cannot hear
+            if self._decoyed(_candidate(reading.scored, heard.text), reading, pcm,
+                             grammar, careful):
+                return self._asked(_candidate(reading.scored, heard.text),
+                                   self.ask_below - 0.01, grammar)
             return heard
         self.last_path = "backup"
         confidence = self.confidence(features)
@@ -563,7 +590,9 @@ class TwoPass:
                 if unknown is not None:
                     return unknown
                 # not kept where Whisper writes nothing like that player there (UNLIKE)
-                if not self._unlike(first, grammar, self.UNLIKE):
+                # nor where a name the table does not have fits better (DECOY_MARGIN)
+                if not self._unlike(first, grammar, self.UNLIKE) and not self._decoyed(
+                        first, reading, pcm, grammar, careful):
                     # Whisper's reading is not taken, the first pass's is (FIRST_WEIGHTS)
                     self.last_path = "first-kept"
                     return Recognized(heard.text, kept)
@@ -603,6 +632,9 @@ class TwoPass:
                 # barely sure, and Whisper writes nothing like that player there: the
                 # vote counts that margin less sure, and is asked again
                 confidence -= margin
+            if confidence >= self.ask_below and self._decoyed(reading.best, reading, pcm,
+                                                              grammar, careful):
+                return self._asked(reading.best, self.ask_below - 0.01, grammar)
         if confidence < self.ask_below:
             return self._asked(reading.best, confidence, grammar)
         return Recognized(reading.best.text, confidence)
@@ -650,6 +682,41 @@ class TwoPass:
         # in place: `decide`'s own features, which the question asked again keeps
         self.last_features["w_unlike"] = unlike
         return unlike > apart
+
+    def _decoyed(self, cand: Candidate | None, reading: Reading, pcm: bytes,
+                 grammar: Grammar, careful: bool) -> bool:
+        """A vote for `cand`'s player about to be counted fits a name the table does not
+        have better, by more than DECOY_MARGIN: its player's best sentence of the
+        reading, scored again with each decoy in the player's place
+        (`WhisperRecognizer.best_decoy`), unless the first pass prefers the reading to
+        that decoy's sentence by more than DECOY_VOUCH (`sentence_scores`). The features
+        keep the best decoy, its margin and the first pass's preference: `decoy`,
+        `decoy_margin`, `decoy_ps`. In a quiet room in DECOY_LANGS only."""
+        if self.DECOY_MARGIN is None or careful or cand is None or cand.player is None \
+                or self.backup is None or grammar.lang not in self.DECOY_LANGS:
+            return False
+        best = next((c for c, _ in reading.scored if c.player == cand.player), cand)
+        found = self.backup.best_decoy(best, grammar)
+        if found is None:
+            return False
+        name, margin = found
+        self.last_features["decoy"] = name
+        self.last_features["decoy_margin"] = round(margin, 3)
+        if margin <= self.DECOY_MARGIN:
+            return False
+        first = self.first_for(grammar.lang)
+        score = getattr(first, "sentence_scores", None)
+        decoy = self.backup.with_decoy(best, name, grammar)
+        if self.DECOY_VOUCH is None or score is None or decoy is None:
+            return True
+        # the reading's own score, where the second opinion already has it (same audio)
+        known = dict(reading.features.get("ps_scores") or {})
+        ps = {**score(pcm, [t for t in (best.text, decoy) if t not in known],
+                      grammar.lang), **known}
+        if best.text not in ps or decoy not in ps:
+            return True  # the first pass cannot fit one of them: it has no say
+        self.last_features["decoy_ps"] = round(ps[best.text] - ps[decoy], 3)
+        return ps[best.text] - ps[decoy] <= self.DECOY_VOUCH
 
     def _unlisted(self, cand: Candidate | None, grammar: Grammar) -> Recognized | None:
         """The vote about to be counted, or asked about (`_asked`), is for someone the

@@ -260,6 +260,8 @@ class WhisperScorer:
     # whether it ended by itself, so that a greedy continuation it already wrote is not
     # decoded again (`_greedy_after`)
     _free: tuple[object, str, list[int], bool] | None = field(default=None, repr=False)
+    # `next_log_probs` on silence, by language and beginning
+    _next_quiet: dict[tuple, np.ndarray] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         import ctranslate2
@@ -523,6 +525,28 @@ class WhisperScorer:
             self._silence[(lang, key)] = value
         return heard, [self._silence[(lang, k)] for k in keys]
 
+    def next_log_probs(self, encoded: object | None, lang: str, before: list[int]
+                       ) -> np.ndarray | None:
+        """The log probabilities of the token after `before` (a sentence's beginning, in
+        tokens, after the start the sentences are scored after: `_sequences`) on
+        `encoded`, or on silence (None; cached, the silence is always the same). One step
+        of the tree decoder; None without it (`scoring` "align")."""
+        if self.decoder is None:
+            return None
+        key = (lang, "\x01", *before)
+        if encoded is None and key in self._next_quiet:
+            return self._next_quiet[key]
+        sequence = [*self._sequences(lang, [], False)[0], *before]
+        quiet = self._quiet_audio()[2] if encoded is None else None  # encodes: not locked
+        with self._lock:
+            memory = quiet if encoded is None else self._memory_of(encoded)
+            logits = self.decoder.next_logits(memory, sequence)
+        top = logits.max()
+        values = logits - (top + np.log(np.exp(logits - top).sum()))
+        if encoded is None:
+            self._next_quiet[key] = values
+        return values
+
     def score(self, samples: np.ndarray, lang: str, texts: list[str],
               encoded: object | None = None) -> list[float]:
         if encoded is None:
@@ -658,6 +682,9 @@ class WhisperRecognizer:
         self.last_reading: Reading | None = None
         self._candidates: dict[tuple, tuple] = {}
         self._last_encoded: tuple[object, str] | None = None  # the last read's audio
+        self._last_frames = 0  # ... and its log-mel frames
+        self._decoys: dict[tuple, list[str]] = {}  # decoys, by table (`decoys`)
+        self._firsts: dict[tuple, tuple[dict[str, int], list[int]]] = {}  # _decoy_firsts
         # the last read's continuations from a carrier (going_on): their words, by key
         self._going_on: dict[tuple, list[list[str]]] = {}
 
@@ -709,6 +736,14 @@ class WhisperRecognizer:
 
             common_first_names(grammar.lang)  # read once, not at the first vote
         templates, plain, forms = self.candidates(grammar)
+        if self.DECOY_TOP > 0:  # the table's decoys, tokenized after the likeliest carriers
+            decoys = self.decoys(grammar)
+            for said, text in templates:
+                if decoys and text in self.LIKELY:
+                    prefix = said.split("{}")[0]
+                    self.scorer.next_log_probs(None, grammar.lang,
+                                               self._decoy_firsts(grammar.lang, prefix,
+                                                                  decoys)[1])
         likely = [t for t in templates if t[1] in self.LIKELY] or templates[:4]
         names = [f for f in forms if not _is_number_form(grammar.lang, f[1])
                  and _pair_seat(grammar.lang, f[1]) is None]
@@ -819,6 +854,7 @@ class WhisperRecognizer:
         scorer = self.scorer
         (encoded, frames), *sped = self.hearings(samples, careful)
         self._last_encoded = (encoded, lang)
+        self._last_frames = frames
         self._going_on = {}  # continuations are of one read's audio
         # the padding's silence makes the greedy transcript loop ("ted ted ted ted"); a
         # repetition penalty (2.0, and no repeated 3-grams) stopped that but held out
@@ -1034,11 +1070,10 @@ class WhisperRecognizer:
         is for someone the table does not have ("I vote for Henry" at a table without
         Henry), whom the grammar can only read as another player. None when nothing such
         was written, or the language has no list (common_names)."""
-        from local_voice.common_names import common_first_names, folded
+        from local_voice.common_names import common_first_names
         from local_voice.phonetics import sounds_apart
 
-        known = common_first_names(grammar.lang)
-        if self.UNLISTED_APART is None or not known:
+        if self.UNLISTED_APART is None or not common_first_names(grammar.lang):
             return None
         beams = self.going_on(cand, grammar, best_only=True)
         table = set().union(*self._spoken_forms(grammar).values())
@@ -1060,10 +1095,7 @@ class WhisperRecognizer:
         table_words = {w for f in table for w in f.split()}
 
         def absent(word: str) -> bool:
-            # a common first name (`known` is folded), no player's word, and like none
-            # of the ways the table says its players
-            return folded(word) in known and word not in table_words and not any(
-                self._near(word, form, grammar.lang) for form in table)
+            return self._absent(word, grammar.lang, table, table_words)
 
         found = next((w for w in words if absent(w)), None)
         if found is None and self.HEARD_NAME_LETTERS is not None:
@@ -1075,6 +1107,109 @@ class WhisperRecognizer:
                     absent(last):
                 found = last
         return found
+
+    def _absent(self, word: str, lang: str, table: set[str], table_words: set[str]
+                ) -> bool:
+        """`word` is a name the table does not have: a common first name of `lang`
+        (common_names, folded), no word of the ways the table says its players (`table`,
+        their words `table_words`), and like none of them (`_near`)."""
+        from local_voice.common_names import common_first_names, folded
+
+        return folded(word) in common_first_names(lang) and word not in table_words and \
+            not any(self._near(word, form, lang) for form in table)
+
+    # Decoys (round 35, docs/voice.md): a vote about to be counted for a player by name
+    # is scored again with each common first name like no player's (`decoys`) in that
+    # player's place. For a vote said for someone the table does not have, the name
+    # said is mostly the best decoy, far over the player the grammar read ("I vote for
+    # Mark" read as Sam: "Mark" 8.1 log units over). Scoring all of them (592 in
+    # English) cost 2-3 s a vote, so only the DECOY_TOP whose first token Whisper finds
+    # likeliest after the sentence's carrier (one step of the decoder, on the audio less
+    # PRIOR times on silence, as every sentence is scored) are scored whole: on round
+    # 34's French and Spanish votes the 16 best held the best of the whole list in 17 of
+    # 22 votes, and every miss was a decoy under the reading
+    DECOY_TOP = 16
+
+    def decoys(self, grammar: object) -> list[str]:
+        """The language's common first names the table does not have (`_absent`),
+        folded. Worked out once per table and its enrolled spellings (`warm` does it at
+        game start); empty where the language has no list."""
+        from local_voice.common_names import common_first_names
+
+        table = set().union(*self._spoken_forms(grammar).values())
+        key = (grammar.lang, frozenset(table))
+        found = self._decoys.get(key)
+        if found is None:
+            if len(self._decoys) > 8:  # a long-running box meets many tables
+                self._decoys.clear()
+            words = {w for form in table for w in form.split()}
+            found = self._decoys[key] = sorted(
+                n for n in common_first_names(grammar.lang)
+                if self._absent(n, grammar.lang, table, words))
+        return found
+
+    def best_decoy(self, cand: Candidate, grammar: object) -> tuple[str, float] | None:
+        """The decoy (`decoys`) that fits the audio last read best where `cand` (a
+        sentence of that read) says its player's name, and by how much more than `cand`
+        itself (log units, each scored as every sentence is: `_scores`). None where
+        `cand` does not say a player's name (a seat, a seat and a name together), there
+        are no decoys, or the scorer cannot shortlist (`next_log_probs`)."""
+        scored = self.decoy_margins(cand, grammar)
+        return scored[0] if scored else None
+
+    def decoy_margins(self, cand: Candidate, grammar: object) -> list[tuple[str, float]]:
+        """`best_decoy` for each decoy of the shortlist, best first (empty where it is
+        None)."""
+        if self._last_encoded is None or cand.player is None or self.DECOY_TOP <= 0:
+            return []
+        encoded, lang = self._last_encoded
+        if lang != grammar.lang or self.says_pair(cand, grammar):
+            return []
+        where = _name_at(cand.said, self._spoken_forms(grammar).get(cand.player, set()))
+        names = self.decoys(grammar)
+        if where is None or not names:
+            return []
+        prefix, suffix = cand.said[: where[0]], cand.said[where[1]:]
+        firsts, before = self._decoy_firsts(lang, prefix, names)
+        heard = self.scorer.next_log_probs(encoded, lang, before)
+        quiet = self.scorer.next_log_probs(None, lang, before)
+        if heard is None or quiet is None or not firsts:
+            return []
+        fit = heard - self.PRIOR * quiet
+        short = sorted(firsts, key=lambda n: -fit[firsts[n]])[: self.DECOY_TOP]
+        said = [f"{prefix}{n.title()}{suffix}" for n in short]
+        cands = [cand, *(Candidate(t, t.casefold(), None) for t in said)]
+        values = self._scores(encoded, self._last_frames, lang, cands)
+        return sorted(((n, v - values[0]) for n, v in zip(short, values[1:], strict=True)),
+                      key=lambda m: -m[1])
+
+    def with_decoy(self, cand: Candidate, name: str, grammar: object) -> str | None:
+        """`cand`'s text (the grammar's words: "i vote for siobhan") with `name` in its
+        player's place: the decoy's sentence as the first pass scores it. None where the
+        text says no name of that player."""
+        _, _, forms = self.candidates(grammar)
+        where = _name_at(cand.text, {text for _, text, player in forms
+                                     if player == cand.player and
+                                     not _is_number_form(grammar.lang, text)})
+        return None if where is None else f"{cand.text[: where[0]]}{name}{cand.text[where[1]:]}"
+
+    def _decoy_firsts(self, lang: str, prefix: str, names: list[str]
+                      ) -> tuple[dict[str, int], list[int]]:
+        """Each decoy's first token after `prefix` (a sentence's words before its
+        player's name), and the tokens of `prefix`: tokenized once per carrier."""
+        key = (lang, prefix, tuple(names))
+        made = self._firsts.get(key)
+        if made is None:
+            if len(self._firsts) > 64:
+                self._firsts.clear()
+            before = self.scorer.tokens(prefix.rstrip()) if prefix.strip() else []
+            firsts: dict[str, int] = {}
+            for name in names:
+                tokens = self.scorer.tokens(f"{prefix}{name.title()}")
+                if tokens[: len(before)] == before and len(tokens) > len(before):
+                    firsts[name] = tokens[len(before)]
+            made = self._firsts[key] = (firsts, before)
+        return made
 
     def _near(self, word: str, form: str, lang: str) -> bool:
         """`word` sounds like `form` within UNLISTED_APART: apart both ways in English (a
@@ -1213,6 +1348,19 @@ class WhisperRecognizer:
         self.last_reading = reading
         features["w_heard"] = heard  # type: ignore[assignment]
         return reading
+
+
+def _name_at(said: str, forms: set[str]) -> tuple[int, int] | None:
+    """Where `said` says a name of `forms` (casefolded; the longest found, as a whole
+    word, the last time it is said): its start and end. None if it says none."""
+    import re
+
+    lowered = said.casefold()
+    for form in sorted(forms, key=len, reverse=True):
+        found = list(re.finditer(rf"(?<!\w){re.escape(form)}(?!\w)", lowered))
+        if found:
+            return found[-1].start(), found[-1].end()
+    return None
 
 
 def _prefixes(templates: list[tuple[str, str]]) -> list[tuple[tuple[str, str], str]]:

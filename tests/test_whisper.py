@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from local_voice.common_names import common_first_names
 from local_voice.config import BoxConfig
 from local_voice.fusion import NOISY_SNR, TwoPass
 from local_voice.grammar import build_grammar, name_forms
@@ -1682,3 +1683,65 @@ def test_a_vote_barely_sure_of_a_player_whisper_writes_nothing_like_is_asked_aga
     for voice, audio in clips.items():
         hearing = understand_audio(audio, two_pass, "en", without, EXPECT["vote"])
         assert hearing.player == "Eilidh" and hearing.confidence >= 0.5, (voice, hearing)
+
+
+def test_decoys_are_the_common_names_the_table_does_not_have(two_pass):
+    """The names a vote is scored again with (`WhisperRecognizer.decoys`): the common
+    first names of the language but every way the table says a player and every name
+    that sounds like one (`_near`: "Anne" and "Ann" beside Anna). Without Anna at the
+    table they are decoys again."""
+    backup = two_pass.backup
+    with_anna = set(backup.decoys(build_grammar("en", EXPECT["vote"], NAMES)))
+    assert with_anna and with_anna < common_first_names("en")
+    assert not {"anna", "ann", "anne", "mark", "emma", "henry"} & with_anna
+    without = [n for n in NAMES if n not in ("Anna", "Mark")]
+    assert {"ann", "anne", "mark"} <= set(backup.decoys(build_grammar("en", EXPECT["vote"],
+                                                                      without)))
+
+
+@pytest.mark.parametrize(("text", "voice", "read", "decoy"), [
+    ("I vote for Mark", "piper", "Emma", "mark"),
+    ("I vote for Emma", "en-us+f2", "Anna", "emma"),
+])
+def test_a_vote_a_name_the_table_does_not_have_fits_better_is_asked_again(
+        two_pass, wavs, monkeypatch, text, voice, read, decoy):
+    """Round 35: a vote for someone the table does not have, read as a player with
+    nothing Whisper writes to say so ("I vote for Mark" at a table without Mark, counted
+    for Emma at 0.95). Scored again with each common first name the table does not have
+    in Emma's place (`WhisperRecognizer.best_decoy`), "I vote for Mark" fits far better
+    than the reading (over `TwoPass.DECOY_MARGIN`): the vote is asked again. At the
+    whole table the same audio is Mark's vote, every decoy under it; without the rule
+    it is counted for the player read."""
+    said_for = text.split()[-1]
+    audio = padded(speech(wavs, text, voice), 0.4, 0.4)
+    without = [n for n in NAMES if n != said_for]
+    hearing = understand_audio(audio, two_pass, "en", without, EXPECT["vote"])
+    assert hearing.player == read and hearing.confidence < 0.5, hearing
+    assert two_pass.last_features["decoy"] == decoy, two_pass.last_features
+    assert two_pass.last_features["decoy_margin"] > TwoPass.DECOY_MARGIN
+    # the first pass does not prefer the reading to "i vote for mark" (DECOY_VOUCH)
+    assert two_pass.last_features["decoy_ps"] <= TwoPass.DECOY_VOUCH
+    hearing = understand_audio(audio, two_pass, "en", NAMES, EXPECT["vote"])
+    assert hearing.player == said_for and hearing.confidence >= 0.5, hearing
+    assert two_pass.last_features.get("decoy_margin", -1) <= TwoPass.DECOY_MARGIN
+    monkeypatch.setattr(TwoPass, "DECOY_MARGIN", None)
+    hearing = understand_audio(audio, two_pass, "en", without, EXPECT["vote"])
+    assert hearing.player == read and hearing.confidence >= 0.5, hearing
+
+
+@pytest.mark.parametrize("text", ["I vote for Ben", "vote for Ben"])
+def test_the_first_pass_vouches_for_a_name_a_decoy_fits_better_in_whisper(
+        two_pass, wavs, monkeypatch, text):
+    """Whisper can prefer a common name to the one said ("vote for Ben" by en-us+f2 fits
+    "vote for Manuel" 2.8-4.1 log units better than the reading). The first pass, which
+    hears names by how they sound, prefers "vote for ben" to "vote for manuel" by far
+    more than `TwoPass.DECOY_VOUCH`: the vote counts. Without its say it is asked
+    again."""
+    audio = padded(speech(wavs, text, "en-us+f2"), 0.4, 0.4)
+    hearing = understand_audio(audio, two_pass, "en", NAMES, EXPECT["vote"])
+    assert hearing.player == "Ben" and hearing.confidence >= 0.5, hearing
+    assert two_pass.last_features["decoy_margin"] > TwoPass.DECOY_MARGIN
+    assert two_pass.last_features["decoy_ps"] > TwoPass.DECOY_VOUCH
+    monkeypatch.setattr(TwoPass, "DECOY_VOUCH", None)
+    hearing = understand_audio(audio, two_pass, "en", NAMES, EXPECT["vote"])
+    assert hearing.player == "Ben" and hearing.confidence < 0.5, hearing
