@@ -684,7 +684,9 @@ class WhisperRecognizer:
         self._last_encoded: tuple[object, str] | None = None  # the last read's audio
         self._last_frames = 0  # ... and its log-mel frames
         self._decoys: dict[tuple, list[str]] = {}  # decoys, by table (`decoys`)
-        self._firsts: dict[tuple, tuple[dict[str, int], list[int]]] = {}  # _decoy_firsts
+        # _decoy_firsts, by language and carrier
+        self._firsts: dict[tuple[str, str], tuple[dict[str, int], list[int]]] = {}
+        self._apart: dict[tuple[str, str, str], float] = {}  # `_near`'s, kept
         # the last read's continuations from a carrier (going_on): their words, by key
         self._going_on: dict[tuple, list[list[str]]] = {}
 
@@ -1196,20 +1198,20 @@ class WhisperRecognizer:
     def _decoy_firsts(self, lang: str, prefix: str, names: list[str]
                       ) -> tuple[dict[str, int], list[int]]:
         """Each decoy's first token after `prefix` (a sentence's words before its
-        player's name), and the tokens of `prefix`: tokenized once per carrier."""
-        key = (lang, prefix, tuple(names))
-        made = self._firsts.get(key)
+        player's name), and the tokens of `prefix`. Each name is tokenized once per
+        carrier, whatever the table (its grammar changes with every vote's voter and
+        every death, and `warm` runs again in the background)."""
+        made = self._firsts.get((lang, prefix))
         if made is None:
-            if len(self._firsts) > 64:
-                self._firsts.clear()
             before = self.scorer.tokens(prefix.rstrip()) if prefix.strip() else []
-            firsts: dict[str, int] = {}
-            for name in names:
+            made = self._firsts[(lang, prefix)] = ({}, before)
+        known, before = made
+        for name in names:
+            if name not in known:
                 tokens = self.scorer.tokens(f"{prefix}{name.title()}")
-                if tokens[: len(before)] == before and len(tokens) > len(before):
-                    firsts[name] = tokens[len(before)]
-            made = self._firsts[key] = (firsts, before)
-        return made
+                fits = tokens[: len(before)] == before and len(tokens) > len(before)
+                known[name] = tokens[len(before)] if fits else -1
+        return {n: known[n] for n in names if known[n] >= 0}, before
 
     def _near(self, word: str, form: str, lang: str) -> bool:
         """`word` sounds like `form` within UNLISTED_APART: apart both ways in English (a
@@ -1219,9 +1221,15 @@ class WhisperRecognizer:
         English but 0.4 in German: round 22)."""
         from local_voice.phonetics import sounds_apart, sounds_apart_in
 
-        apart = max(sounds_apart(word, form), sounds_apart(form, word))
-        if lang != "en":
-            apart = min(apart, sounds_apart_in(word, form, lang))
+        key = (word, form, lang)
+        apart = self._apart.get(key)
+        if apart is None:  # kept: `decoys` asks it of every common name at every table
+            apart = max(sounds_apart(word, form), sounds_apart(form, word))
+            if lang != "en":
+                apart = min(apart, sounds_apart_in(word, form, lang))
+            if len(self._apart) > 200_000:
+                self._apart.clear()
+            self._apart[key] = apart
         return self.UNLISTED_APART is not None and apart <= self.UNLISTED_APART
 
     def unlike_player(self, cand: Candidate, grammar: object) -> float | None:
