@@ -575,10 +575,9 @@ class TwoPass:
             if unknown is not None:
                 return unknown
             self.last_path = "checked"  # Whisper found nothing the first pass cannot hear
-            if self._decoyed(_candidate(reading.scored, heard.text), reading, pcm,
-                             grammar, careful):
-                return self._asked(_candidate(reading.scored, heard.text),
-                                   self.ask_below - 0.01, grammar)
+            checked = _candidate(reading.scored, heard.text)
+            if self._decoyed(checked, reading, pcm, grammar, careful):
+                return self._asked(checked, self.ask_below - 0.01, grammar)
             return heard
         self.last_path = "backup"
         confidence = self.confidence(features)

@@ -1363,9 +1363,9 @@ def _name_at(said: str, forms: set[str]) -> tuple[int, int] | None:
     word, the last time it is said): its start and end. None if it says none."""
     import re
 
-    lowered = said.casefold()
     for form in sorted(forms, key=len, reverse=True):
-        found = list(re.finditer(rf"(?<!\w){re.escape(form)}(?!\w)", lowered))
+        # on `said` itself: casefolding can change its length ("ß"), and the places
+        found = list(re.finditer(rf"(?<!\w){re.escape(form)}(?!\w)", said, re.IGNORECASE))
         if found:
             return found[-1].start(), found[-1].end()
     return None
