@@ -428,10 +428,10 @@ class TwoPass:
     # (DECOY_LANGS): Whisper base hears some of espeak-ng's names as another in the
     # other languages ("voto Javier" fits "Samir" 5.2-7.8 over). Round 35 measured them
     # there with the first pass's say too (DECOY_VOUCH; the en-US model scoring by
-    # espeak-ng's phones), on Spanish and French only: their absent votes counted 37 ->
-    # 18 of 160, but one right vote lost in each on the other half (French 79.2 ->
-    # 77.1 %, under its 80 % target); German, Dutch, Finnish and Polish not yet
-    # measured. None: never.
+    # espeak-ng's phones), on Spanish, French and German: their absent votes counted
+    # 63 -> 24 of 240, but 5 of 288 right votes lost (French 79.2 -> 77.1 % on its
+    # other half, under its 80 % target; German's "Jürgen", which Whisper base hears as
+    # "Ruben"); Dutch, Finnish and Polish not yet measured. None: never.
     DECOY_MARGIN: ClassVar[float | None] = 2.5
     DECOY_LANGS: ClassVar[tuple[str, ...]] = ("en",)
     # ... unless the first pass prefers the reading to the decoy's sentence by more than
