@@ -8,10 +8,13 @@ the back-up, with the box's own decoy rule off: `TwoPass.DECOY_MARGIN`), the sen
 read ("Je vote pour Louis") is scored again on the same encoding with each of the
 language's common first names the table does not have in the player's place
 (`WhisperRecognizer.decoy_margins`, as the box does). The margin is the best such
-decoy's score minus the reading's. Printed: each vote's margin and best decoy, then, for
-each margin, how many votes read right, read wrong, and said for a name the table does
-not have (`talk-absent` conditions) a rule "ask again above that margin" would stop, and
-a penalty on the confidence (`penalized`) instead. Rounds 34 and 35 (docs/voice.md).
+decoy's score minus the reading's; the first pass's say is how much it prefers the
+reading to the best decoy's sentence (`TwoPass._decoyed`). Printed: each vote's margin,
+best decoy and the first pass's say, then, for each margin, how many votes read right,
+read wrong, and said for a name the table does not have (`talk-absent` conditions) a
+rule "ask again above that margin" would stop, without and with the first pass's say
+(DECOY_VOUCH: the box's rule at DECOY_MARGIN), and a penalty on the confidence
+(`penalized`) instead. Rounds 34 and 35 (docs/voice.md).
 
 Without `--top` every decoy of the list is scored (150-3,200 a language: 2-3 s a vote,
 printed as `ms`); with `--top K` only the K whose first token Whisper finds likeliest
@@ -58,6 +61,35 @@ def margin_of(backup: WhisperRecognizer, grammar: object, best: Candidate
             "name_tokens": len(backup.scorer.tokens(f" {best.player}"))}
 
 
+def keep_pcm(recognizer: TwoPass) -> dict[str, bytes]:
+    """The audio the box last decided on (`TwoPass.decide`'s pcm), kept for the first
+    pass's say: understand_audio hands the recogniser the VAD's longest utterance."""
+    kept: dict[str, bytes] = getattr(recognizer, "_bench_pcm", None) or {}
+    if not kept:
+        decide = recognizer.decide
+
+        def keeping(heard, features, pcm, grammar):  # type: ignore[no-untyped-def]
+            kept["pcm"] = pcm
+            return decide(heard, features, pcm, grammar)
+
+        recognizer.decide = keeping  # type: ignore[method-assign]
+        recognizer._bench_pcm = kept  # type: ignore[attr-defined]
+    return kept
+
+
+def vouch_of(recognizer: TwoPass, grammar: object, best: Candidate, decoy: str,
+             pcm: bytes) -> float | None:
+    """How much the first pass prefers `best` to its sentence with `decoy` in the
+    player's place (per frame, as `TwoPass._decoyed` measures it against DECOY_VOUCH);
+    None where it cannot score both."""
+    scorer = recognizer._sentence_scorer(grammar.lang)
+    text = recognizer.backup.with_decoy(best, decoy, grammar)
+    if scorer is None or text is None:
+        return None
+    ps = scorer.sentence_scores(pcm, [best.text, text], grammar.lang)
+    return ps[best.text] - ps[text] if best.text in ps and text in ps else None
+
+
 def penalized(confidence: float, margin: float, a: float, b: float) -> float:
     """`confidence` less `a` log-odds for each log unit of `margin` over `b`."""
     p = min(max(confidence, 1e-6), 1 - 1e-6)
@@ -92,6 +124,7 @@ def main() -> int:
             backup = getattr(recognizer, "backup", None)
             if backup is None:
                 raise SystemExit("the decoys are scored by the Whisper back-up")
+            kept = keep_pcm(recognizer)
             heard = understand_audio(audio, recognizer, lang, names, EXPECT["vote"])
             reading = backup.last_reading
             counted = heard.player is not None and heard.confidence >= 0.5
@@ -110,12 +143,15 @@ def main() -> int:
                 continue
             row = {"condition": condition, "voice": voice, "said": text, "player": player,
                    "heard": heard.player, "confidence": round(heard.confidence, 3), **found}
+            vouch = vouch_of(recognizer, grammar, best, found["decoys"][0][0], kept["pcm"])
+            row["vouch"] = None if vouch is None else round(vouch, 3)
             row["kind"] = kind_of(row)
             rows.append(row)
             print(f"  {row['kind']:6} {row['margin']:6.2f} {condition} {voice}: {text!r} -> "
                   f"{row['reading']!r} ({row['confidence']:.2f}); best decoy "
                   f"{row['decoys'][0][0]!r} (player's name in {row['name_tokens']} "
-                  f"tokens)", flush=True)
+                  f"tokens; the first pass prefers the reading by {row['vouch']})",
+                  flush=True)
     if args.out:
         Path(args.out).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n"
                                           for r in rows), encoding="utf-8")
@@ -124,8 +160,16 @@ def main() -> int:
     for margin in MARGINS:
         stopped = {k: sum(r["kind"] == k and r["margin"] > margin for r in rows)
                    for k in totals}
+        vouched = TwoPass.DECOY_VOUCH
+        kept_by = {k: sum(r["kind"] == k and r["margin"] > margin and vouched is not None
+                          and r["vouch"] is not None and r["vouch"] > vouched
+                          for r in rows) for k in totals}
         print(f"  asked again over a margin of {margin:4}: right {stopped['right']}, "
-              f"wrong {stopped['wrong']}, absent {stopped['absent']}")
+              f"wrong {stopped['wrong']}, absent {stopped['absent']}; with the first "
+              f"pass's say (DECOY_VOUCH {vouched}): right "
+              f"{stopped['right'] - kept_by['right']}, wrong "
+              f"{stopped['wrong'] - kept_by['wrong']}, absent "
+              f"{stopped['absent'] - kept_by['absent']}")
     for a, b in PENALTIES:
         stopped = {k: sum(r["kind"] == k and penalized(r["confidence"], r["margin"], a, b)
                           < 0.5 for r in rows) for k in totals}
