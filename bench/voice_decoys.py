@@ -13,8 +13,9 @@ reading to the best decoy's sentence (`TwoPass._decoyed`). Printed: each vote's 
 best decoy and the first pass's say, then, for each margin, how many votes read right,
 read wrong, and said for a name the table does not have (`talk-absent` conditions) a
 rule "ask again above that margin" would stop, without and with the first pass's say
-(DECOY_VOUCH: the box's rule at DECOY_MARGIN), and a penalty on the confidence
-(`penalized`) instead. Rounds 34 and 35 (docs/voice.md).
+(DECOY_VOUCH: the box's rule at DECOY_MARGIN), the box's whole rule (with its
+DECOY_AGREED under the margin), and a penalty on the confidence (`penalized`) instead.
+Rounds 34-36 (docs/voice.md).
 
 Without `--top` every decoy of the list is scored (150-3,200 a language: 2-3 s a vote,
 printed as `ms`); with `--top K` only the K whose first token Whisper finds likeliest
@@ -41,6 +42,9 @@ from local_voice.hearing import EXPECT, understand_audio
 from local_voice.whisper import Candidate, WhisperRecognizer
 
 MARGINS = (-1.0, 0.0, 1.0, 2.0, 2.5, 3.0, 4.0)
+# the box's own rule, read before main() switches it off
+BOX_RULE = {"margin": TwoPass.DECOY_MARGIN, "vouch": TwoPass.DECOY_VOUCH,
+            "agreed_margin": TwoPass.DECOY_AGREED_MARGIN, "agreed": TwoPass.DECOY_AGREED}
 # (a, b): the vote's confidence less a log-odds for each log unit the best decoy is more
 # than b over the reading (round 34's offline grid)
 PENALTIES = ((0.5, 1.0), (0.5, 2.0), (1.0, 2.5), (2.0, 1.5))
@@ -80,14 +84,20 @@ def keep_pcm(recognizer: TwoPass) -> dict[str, bytes]:
 def vouch_of(recognizer: TwoPass, grammar: object, best: Candidate, decoy: str,
              pcm: bytes) -> float | None:
     """How much the first pass prefers `best` to its sentence with `decoy` in the
-    player's place (per frame, as `TwoPass._decoyed` measures it against DECOY_VOUCH);
-    None where it cannot score both."""
-    scorer = recognizer._sentence_scorer(grammar.lang)
-    text = recognizer.backup.with_decoy(best, decoy, grammar)
-    if scorer is None or text is None:
-        return None
-    ps = scorer.sentence_scores(pcm, [best.text, text], grammar.lang)
-    return ps[best.text] - ps[text] if best.text in ps and text in ps else None
+    player's place (per frame), as `TwoPass._decoyed` measures it against DECOY_VOUCH
+    and DECOY_AGREED; None where it has no say."""
+    reading = recognizer.backup.last_reading
+    return recognizer._decoy_preference(best, decoy, reading, pcm, grammar)
+
+
+def asked_by_box(margin: float, vouch: float | None) -> bool:
+    """The box's rule (`TwoPass._decoyed`) at its DECOY_MARGIN, DECOY_VOUCH,
+    DECOY_AGREED_MARGIN and DECOY_AGREED, whatever the bench switched off."""
+    agreed = BOX_RULE["agreed_margin"]
+    if margin > BOX_RULE["margin"]:
+        return BOX_RULE["vouch"] is None or vouch is None or vouch <= BOX_RULE["vouch"]
+    return agreed is not None and margin > agreed and vouch is not None \
+        and vouch < -BOX_RULE["agreed"]
 
 
 def penalized(confidence: float, margin: float, a: float, b: float) -> float:
@@ -170,6 +180,10 @@ def main() -> int:
               f"{stopped['right'] - kept_by['right']}, wrong "
               f"{stopped['wrong'] - kept_by['wrong']}, absent "
               f"{stopped['absent'] - kept_by['absent']}")
+    boxed = {k: sum(r["kind"] == k and asked_by_box(r["margin"], r["vouch"]) for r in rows)
+             for k in totals}
+    print(f"  asked again by the box's rule ({BOX_RULE}): right {boxed['right']}, wrong "
+          f"{boxed['wrong']}, absent {boxed['absent']}")
     for a, b in PENALTIES:
         stopped = {k: sum(r["kind"] == k and penalized(r["confidence"], r["margin"], a, b)
                           < 0.5 for r in rows) for k in totals}

@@ -424,24 +424,31 @@ class TwoPass:
     # for (`_unlisted`). Round 34, the bench's fitted half in English (voice_decoys.py
     # --top 32): of the 15 such votes counted that Whisper read by name, 11 had a decoy
     # over 2.5 (12 over 2.0, 10 over 3.0), of its 115 clean votes read right none (2
-    # over 2.0). Not in babble (no decoys were measured there), and in English only
-    # (DECOY_LANGS): Whisper base hears some of espeak-ng's names as another in the
-    # other languages ("voto Javier" fits "Samir" 5.2-7.8 over). Round 35 measured them
-    # there with the first pass's say too (DECOY_VOUCH; the en-US model scoring by
-    # espeak-ng's phones), on Spanish, French and German: their absent votes counted
-    # 63 -> 24 of 240, but 5 of 288 right votes lost (French 79.2 -> 77.1 % on its
-    # other half, under its 80 % target; German's "Jürgen", which Whisper base hears as
-    # "Ruben"); Dutch, Finnish and Polish not yet measured. None: never.
+    # over 2.0). Not in babble (no decoys were measured there). In every language
+    # (DECOY_LANGS) since round 36: with the first pass's say (DECOY_VOUCH), Whisper
+    # base's six languages on the bench's fitted half (voice_decoys.py --top 16 --step 2)
+    # had 45 of their 64 absent votes about to be counted over the margin and 2 of 218
+    # right ones (round 35's English values fitted there too). None: never.
     DECOY_MARGIN: ClassVar[float | None] = 2.5
-    DECOY_LANGS: ClassVar[tuple[str, ...]] = ("en",)
+    DECOY_LANGS: ClassVar[tuple[str, ...]] = ("en", "es", "de", "fr", "nl", "fi", "pl")
     # ... unless the first pass prefers the reading to the decoy's sentence by more than
     # DECOY_VOUCH (`sentence_scores`, per frame): it hears names by how they sound, where
     # Whisper scores a name it cannot spell badly ("Shivawn", read as Siobhan, fits
     # "Shane" 3.8 over). Round 35, the bench's fitted half: of the right votes over the
     # margin, the first pass preferred the reading by 4.3-5.9 in 3 and by -2.6 in one; of
     # the 11 absent votes, by 8.7 in one (decoy "Lauren" for Lucy, said "Oisin") and
-    # -4.0 to 1.4 in the others. None: the first pass has no say
+    # -4.0 to 1.4 in the others. Where Whisper is alone the en-US model scores by
+    # espeak-ng's phones (`_sentence_scorer`). None: the first pass has no say
     DECOY_VOUCH: ClassVar[float | None] = 3.0
+    # A decoy under DECOY_MARGIN still asks the vote again when it is over
+    # DECOY_AGREED_MARGIN and the first pass prefers the decoy's sentence to the reading
+    # by more than DECOY_AGREED: both models hear the name said, not the player's
+    # ("äänestän Siiri" read as Eevi: decoy "siiri" 2.0 over in Whisper, 5.7 in the
+    # first pass). Round 36, fitted half: 2 more of the six languages' 64 absent votes
+    # asked, no right vote (of its 18 right votes over 1.0 the first pass preferred the
+    # decoy by 3.0 at most: "ik stem op Sem"). None: not asked under DECOY_MARGIN
+    DECOY_AGREED_MARGIN: ClassVar[float | None] = 1.0
+    DECOY_AGREED: ClassVar[float] = 4.0
 
     def __post_init__(self) -> None:
         parts = [p.name for p in (self.first, self.backup) if p is not None]
@@ -691,9 +698,11 @@ class TwoPass:
         have better, by more than DECOY_MARGIN: its player's best sentence of the
         reading, scored again with each decoy in the player's place
         (`WhisperRecognizer.best_decoy`), unless the first pass prefers the reading to
-        that decoy's sentence by more than DECOY_VOUCH (`sentence_scores`). The features
-        keep the best decoy, its margin and the first pass's preference: `decoy`,
-        `decoy_margin`, `decoy_ps`. Not in babble; in DECOY_LANGS only."""
+        that decoy's sentence by more than DECOY_VOUCH (`sentence_scores`); or by more
+        than DECOY_AGREED_MARGIN where the first pass prefers the decoy's sentence by
+        more than DECOY_AGREED. The features keep the best decoy, its margin and the
+        first pass's preference: `decoy`, `decoy_margin`, `decoy_ps`. Not in babble; in
+        DECOY_LANGS only."""
         if self.DECOY_MARGIN is None or babble or cand is None or cand.player is None \
                 or self.backup is None or grammar.lang not in self.DECOY_LANGS:
             return False
@@ -704,20 +713,33 @@ class TwoPass:
         name, margin = found
         self.last_features["decoy"] = name
         self.last_features["decoy_margin"] = round(margin, 3)
-        if margin <= self.DECOY_MARGIN:
+        agreed = self.DECOY_AGREED_MARGIN
+        if margin <= self.DECOY_MARGIN and (agreed is None or margin <= agreed):
             return False
+        preference = self._decoy_preference(best, name, reading, pcm, grammar)
+        if margin <= self.DECOY_MARGIN:  # only both models together ask it again
+            return preference is not None and preference < -self.DECOY_AGREED
+        return self.DECOY_VOUCH is None or preference is None \
+            or preference <= self.DECOY_VOUCH
+
+    def _decoy_preference(self, best: Candidate, name: str, reading: Reading, pcm: bytes,
+                          grammar: Grammar) -> float | None:
+        """How much the first pass prefers `best`'s sentence to the same with the decoy
+        `name` in the player's place (`sentence_scores`, per frame; kept in the features
+        as `decoy_ps`); None where it has no say (no first pass scores the language, or
+        it cannot fit one of the two)."""
         score = getattr(self._sentence_scorer(grammar.lang), "sentence_scores", None)
-        decoy = self.backup.with_decoy(best, name, grammar)
-        if self.DECOY_VOUCH is None or score is None or decoy is None:
-            return True
+        decoy = self.backup.with_decoy(best, name, grammar) if self.backup else None
+        if score is None or decoy is None:
+            return None
         # the reading's own score, where the second opinion already has it (same audio)
         known = dict(reading.features.get("ps_scores") or {})
         ps = {**score(pcm, [t for t in (best.text, decoy) if t not in known],
                       grammar.lang), **known}
         if best.text not in ps or decoy not in ps:
-            return True  # the first pass cannot fit one of them: it has no say
+            return None
         self.last_features["decoy_ps"] = round(ps[best.text] - ps[decoy], 3)
-        return ps[best.text] - ps[decoy] <= self.DECOY_VOUCH
+        return ps[best.text] - ps[decoy]
 
     def _unlisted(self, cand: Candidate | None, grammar: Grammar) -> Recognized | None:
         """The vote about to be counted, or asked about (`_asked`), is for someone the
