@@ -424,13 +424,15 @@ class TwoPass:
     # for (`_unlisted`). Round 34, the bench's fitted half in English (voice_decoys.py
     # --top 32): of the 15 such votes counted that Whisper read by name, 11 had a decoy
     # over 2.5 (12 over 2.0, 10 over 3.0), of its 115 clean votes read right none (2
-    # over 2.0). Not in babble (no decoys were measured there). In every language
-    # (DECOY_LANGS) since round 36: with the first pass's say (DECOY_VOUCH), Whisper
-    # base's six languages on the bench's fitted half (voice_decoys.py --top 16 --step 2)
-    # had 45 of their 64 absent votes about to be counted over the margin and 2 of 218
-    # right ones (round 35's English values fitted there too). None: never.
+    # over 2.0). Not in babble (no decoys were measured there). In English only
+    # (DECOY_LANGS): round 36 measured Whisper base's six languages with the first
+    # pass's say (by espeak-ng's phones) and DECOY_AGREED: their absent votes counted
+    # 66 -> 19 and 71 -> 24 of 240 a half, for 2 and 4 right votes of 288, but the
+    # decoys cost base 60-110 ms a vote and took the German back-up's answer over its
+    # 600 ms budget (`voice_latency.py --lang de`, p90 547-631 -> 693-733 ms). A
+    # language is one entry here once they are cheaper. None: never.
     DECOY_MARGIN: ClassVar[float | None] = 2.5
-    DECOY_LANGS: ClassVar[tuple[str, ...]] = ("en", "es", "de", "fr", "nl", "fi", "pl")
+    DECOY_LANGS: ClassVar[tuple[str, ...]] = ("en",)
     # ... unless the first pass prefers the reading to the decoy's sentence by more than
     # DECOY_VOUCH (`sentence_scores`, per frame): it hears names by how they sound, where
     # Whisper scores a name it cannot spell badly ("Shivawn", read as Siobhan, fits
@@ -444,9 +446,10 @@ class TwoPass:
     # DECOY_AGREED_MARGIN and the first pass prefers the decoy's sentence to the reading
     # by more than DECOY_AGREED: both models hear the name said, not the player's
     # ("äänestän Siiri" read as Eevi: decoy "siiri" 2.0 over in Whisper, 5.7 in the
-    # first pass). Round 36, fitted half: 2 more of the six languages' 64 absent votes
-    # asked, no right vote (of its 18 right votes over 1.0 the first pass preferred the
-    # decoy by 3.0 at most: "ik stem op Sem"). None: not asked under DECOY_MARGIN
+    # first pass). Round 36, the six languages' fitted half: 2 more of their 64 absent
+    # votes asked, no right vote (of its 18 right votes over 1.0 the first pass
+    # preferred the decoy by 3.0 at most: "ik stem op Sem"); other half 5 more, none.
+    # On round 35's English rows it asks nothing more. None: not under DECOY_MARGIN
     DECOY_AGREED_MARGIN: ClassVar[float | None] = 1.0
     DECOY_AGREED: ClassVar[float] = 4.0
 
