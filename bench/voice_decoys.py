@@ -42,9 +42,8 @@ from local_voice.hearing import EXPECT, understand_audio
 from local_voice.whisper import Candidate, WhisperRecognizer
 
 MARGINS = (-1.0, 0.0, 1.0, 2.0, 2.5, 3.0, 4.0)
-# the box's own rule, read before main() switches it off
-BOX_RULE = {"margin": TwoPass.DECOY_MARGIN, "vouch": TwoPass.DECOY_VOUCH,
-            "agreed_margin": TwoPass.DECOY_AGREED_MARGIN, "agreed": TwoPass.DECOY_AGREED}
+# the box's margin, read before main() switches its rule off
+BOX_MARGIN = TwoPass.DECOY_MARGIN
 # (a, b): the vote's confidence less a log-odds for each log unit the best decoy is more
 # than b over the reading (round 34's offline grid)
 PENALTIES = ((0.5, 1.0), (0.5, 2.0), (1.0, 2.5), (2.0, 1.5))
@@ -88,16 +87,6 @@ def vouch_of(recognizer: TwoPass, grammar: object, best: Candidate, decoy: str,
     and DECOY_AGREED; None where it has no say."""
     reading = recognizer.backup.last_reading
     return recognizer._decoy_preference(best, decoy, reading, pcm, grammar)
-
-
-def asked_by_box(margin: float, vouch: float | None) -> bool:
-    """The box's rule (`TwoPass._decoyed`) at its DECOY_MARGIN, DECOY_VOUCH,
-    DECOY_AGREED_MARGIN and DECOY_AGREED, whatever the bench switched off."""
-    agreed = BOX_RULE["agreed_margin"]
-    if margin > BOX_RULE["margin"]:
-        return BOX_RULE["vouch"] is None or vouch is None or vouch <= BOX_RULE["vouch"]
-    return agreed is not None and margin > agreed and vouch is not None \
-        and vouch < -BOX_RULE["agreed"]
 
 
 def penalized(confidence: float, margin: float, a: float, b: float) -> float:
@@ -180,10 +169,13 @@ def main() -> int:
               f"{stopped['right'] - kept_by['right']}, wrong "
               f"{stopped['wrong'] - kept_by['wrong']}, absent "
               f"{stopped['absent'] - kept_by['absent']}")
-    boxed = {k: sum(r["kind"] == k and asked_by_box(r["margin"], r["vouch"]) for r in rows)
-             for k in totals}
-    print(f"  asked again by the box's rule ({BOX_RULE}): right {boxed['right']}, wrong "
-          f"{boxed['wrong']}, absent {boxed['absent']}")
+    TwoPass.DECOY_MARGIN = BOX_MARGIN  # the box's whole rule (`TwoPass.decoy_asks`)
+    boxed = {k: sum(r["kind"] == k and TwoPass.decoy_asks(r["margin"], r["vouch"])
+                    for r in rows) for k in totals}
+    print(f"  asked again by the box's rule (margin {TwoPass.DECOY_MARGIN}, the first "
+          f"pass's say {TwoPass.DECOY_VOUCH}, agreed over {TwoPass.DECOY_AGREED_MARGIN} "
+          f"by {TwoPass.DECOY_AGREED}): right {boxed['right']}, wrong {boxed['wrong']}, "
+          f"absent {boxed['absent']}")
     for a, b in PENALTIES:
         stopped = {k: sum(r["kind"] == k and penalized(r["confidence"], r["margin"], a, b)
                           < 0.5 for r in rows) for k in totals}

@@ -719,11 +719,21 @@ class TwoPass:
         agreed = self.DECOY_AGREED_MARGIN
         if margin <= self.DECOY_MARGIN and (agreed is None or margin <= agreed):
             return False
-        preference = self._decoy_preference(best, name, reading, pcm, grammar)
-        if margin <= self.DECOY_MARGIN:  # only both models together ask it again
-            return preference is not None and preference < -self.DECOY_AGREED
-        return self.DECOY_VOUCH is None or preference is None \
-            or preference <= self.DECOY_VOUCH
+        return self.decoy_asks(margin, self._decoy_preference(best, name, reading, pcm,
+                                                              grammar))
+
+    @classmethod
+    def decoy_asks(cls, margin: float, preference: float | None) -> bool:
+        """The rule `_decoyed` applies to the best decoy's `margin` over the reading
+        and the first pass's `preference` for the reading (None: it has no say)."""
+        if cls.DECOY_MARGIN is None:
+            return False
+        if margin <= cls.DECOY_MARGIN:  # only both models together ask it again
+            return cls.DECOY_AGREED_MARGIN is not None \
+                and margin > cls.DECOY_AGREED_MARGIN \
+                and preference is not None and preference < -cls.DECOY_AGREED
+        return cls.DECOY_VOUCH is None or preference is None \
+            or preference <= cls.DECOY_VOUCH
 
     def _decoy_preference(self, best: Candidate, name: str, reading: Reading, pcm: bytes,
                           grammar: Grammar) -> float | None:
