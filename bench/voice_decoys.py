@@ -80,15 +80,6 @@ def keep_pcm(recognizer: TwoPass) -> dict[str, bytes]:
     return kept
 
 
-def vouch_of(recognizer: TwoPass, grammar: object, best: Candidate, decoy: str,
-             pcm: bytes) -> float | None:
-    """How much the first pass prefers `best` to its sentence with `decoy` in the
-    player's place (per frame), as `TwoPass._decoyed` measures it against DECOY_VOUCH
-    and DECOY_AGREED; None where it has no say."""
-    reading = recognizer.backup.last_reading
-    return recognizer._decoy_preference(best, decoy, reading, pcm, grammar)
-
-
 def penalized(confidence: float, margin: float, a: float, b: float) -> float:
     """`confidence` less `a` log-odds for each log unit of `margin` over `b`."""
     p = min(max(confidence, 1e-6), 1 - 1e-6)
@@ -142,7 +133,9 @@ def main() -> int:
                 continue
             row = {"condition": condition, "voice": voice, "said": text, "player": player,
                    "heard": heard.player, "confidence": round(heard.confidence, 3), **found}
-            vouch = vouch_of(recognizer, grammar, best, found["decoys"][0][0], kept["pcm"])
+            # the first pass's say, as the box works it out (`TwoPass._decoyed`)
+            vouch = recognizer._decoy_preference(best, found["decoys"][0][0], reading,
+                                                 kept["pcm"], grammar)
             row["vouch"] = None if vouch is None else round(vouch, 3)
             row["kind"] = kind_of(row)
             rows.append(row)

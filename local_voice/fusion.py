@@ -716,8 +716,7 @@ class TwoPass:
         name, margin = found
         self.last_features["decoy"] = name
         self.last_features["decoy_margin"] = round(margin, 3)
-        agreed = self.DECOY_AGREED_MARGIN
-        if margin <= self.DECOY_MARGIN and (agreed is None or margin <= agreed):
+        if not self.decoy_asks(margin, -math.inf):  # not even were the first pass to agree
             return False
         return self.decoy_asks(margin, self._decoy_preference(best, name, reading, pcm,
                                                               grammar))

@@ -1364,7 +1364,8 @@ def _name_at(said: str, forms: set[str]) -> tuple[int, int] | None:
     import re
 
     for form in sorted(forms, key=len, reverse=True):
-        # on `said` itself: casefolding can change its length ("ß"), and the places
+        # on `said` itself, case ignored: casefolding can change its length ("ß"), and
+        # the places found are cut from `said`
         found = list(re.finditer(rf"(?<!\w){re.escape(form)}(?!\w)", said, re.IGNORECASE))
         if found:
             return found[-1].start(), found[-1].end()

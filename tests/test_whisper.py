@@ -37,6 +37,13 @@ from tests.voice_fixtures import padded, speech, vote_in_babble
 NAMES = ["Tamsin", "Siobhan", "Xochitl", "Ignatius", "Aoife", "Niamh", "Saoirse", "Tadhg",
          "Oisin", "Eilidh", "Sam", "Ben", "Anna", "Mark", "Lucy", "Grace", "Oliver", "Henry",
          "Emma", "Jack"]
+# the bench's ten-name tables of the other languages (bench/voice_accuracy.py's LANGS)
+LANG_TABLES = {"es": ["Lucía", "Mateo", "Carmen", "Javier", "Sofía", "Pablo", "Elena",
+                      "Diego", "Marta", "Hugo"],
+               "de": ["Lukas", "Anna", "Jonas", "Lea", "Felix", "Marie", "Paul", "Emma",
+                      "Jürgen", "Greta"],
+               "fi": ["Mikko", "Aino", "Juha", "Helmi", "Ville", "Eevi", "Antti", "Venla",
+                      "Lauri", "Siiri"]}
 
 
 @pytest.fixture(scope="module")
@@ -227,8 +234,7 @@ def test_in_another_language_the_first_pass_vouches_for_a_vote_whisper_writes_ba
     model fits "ich wähle jürgen" to all the speech and far better than any other vote
     (`vouches`), so it is a vote, and a sure one."""
     ears = TwoPass(two_pass.first, base)
-    names = ["Lukas", "Anna", "Jonas", "Lea", "Felix", "Marie", "Paul", "Emma", "Jürgen",
-             "Greta"]
+    names = LANG_TABLES["de"]
     audio = padded(EspeakVoice("de").synthesize("ich wähle Jürgen").resampled(16000),
                    0.4, 0.4)
     hearing = understand_audio(audio, ears, "de", names, EXPECT["vote"])
@@ -1500,10 +1506,7 @@ def test_in_another_language_a_vote_for_a_name_the_table_does_not_have_names_it(
     0.62 sure, asked by UNLIKE_MARGIN_ALONE); with the player at the table the same
     audio is their vote."""
     ears = TwoPass(two_pass.first, base)
-    table = {"es": ["Lucía", "Mateo", "Carmen", "Javier", "Sofía", "Pablo", "Elena",
-                    "Diego", "Marta", "Hugo"],
-             "de": ["Lukas", "Anna", "Jonas", "Lea", "Felix", "Marie", "Paul", "Emma",
-                    "Jürgen", "Greta"]}[lang]
+    table = LANG_TABLES[lang]
     without = [n for n in table if n != absent]
     audio = padded(EspeakVoice(lang, variant=variant).synthesize(text).resampled(16000),
                    0.4, 0.4)
@@ -1531,8 +1534,7 @@ def test_a_name_the_table_does_not_have_at_the_end_of_whispers_transcript_names_
     transcript's word (HEARD_NAME_LETTERS None) it is Helmi's vote again; with Juha at
     the table the same audio is Juha's vote."""
     ears = TwoPass(two_pass.first, base)
-    table = ["Mikko", "Aino", "Juha", "Helmi", "Ville", "Eevi", "Antti", "Venla", "Lauri",
-             "Siiri"]
+    table = LANG_TABLES["fi"]
     without = [n for n in table if n != "Juha"]
     audio = padded(EspeakVoice("fi", variant=variant).synthesize(
         "ääneni menee pelaajalle Juha").resampled(16000), 0.4, 0.4)
@@ -1615,8 +1617,7 @@ def test_whisper_alone_asks_again_a_fairly_sure_vote_for_a_player_it_writes_noth
     have, read 0.60 and 0.63 sure of a player ("ha" written for Emma, "jeden" for
     Jonas); with English's margin (0.04) both were counted."""
     ears = TwoPass(two_pass.first, base)
-    table = ["Lukas", "Anna", "Jonas", "Lea", "Felix", "Marie", "Paul", "Emma", "Jürgen",
-             "Greta"]
+    table = LANG_TABLES["de"]
     without = [n for n in table if n != absent]
     audio = padded(EspeakVoice("de", variant="m1").synthesize(text).resampled(16000),
                    0.4, 0.4)
@@ -1745,12 +1746,6 @@ def test_the_first_pass_vouches_for_a_name_a_decoy_fits_better_in_whisper(
     monkeypatch.setattr(TwoPass, "DECOY_VOUCH", None)
     hearing = understand_audio(audio, two_pass, "en", NAMES, EXPECT["vote"])
     assert hearing.player == "Ben" and hearing.confidence < 0.5, hearing
-
-
-LANG_TABLES = {"de": ["Lukas", "Anna", "Jonas", "Lea", "Felix", "Marie", "Paul", "Emma",
-                      "Jürgen", "Greta"],
-               "fi": ["Mikko", "Aino", "Juha", "Helmi", "Ville", "Eevi", "Antti", "Venla",
-                      "Lauri", "Siiri"]}
 
 
 @pytest.mark.parametrize(("lang", "text", "absent", "read", "decoy"), [
