@@ -424,15 +424,16 @@ class TwoPass:
     # for (`_unlisted`). Round 34, the bench's fitted half in English (voice_decoys.py
     # --top 32): of the 15 such votes counted that Whisper read by name, 11 had a decoy
     # over 2.5 (12 over 2.0, 10 over 3.0), of its 115 clean votes read right none (2
-    # over 2.0). Not in babble (no decoys were measured there). In English only
+    # over 2.0). Not in babble (no decoys were measured there). In every language
     # (DECOY_LANGS): round 36 measured Whisper base's six languages with the first
     # pass's say (by espeak-ng's phones) and DECOY_AGREED: their absent votes counted
     # 66 -> 19 and 71 -> 24 of 240 a half, for 2 and 4 right votes of 288, but the
-    # decoys cost base 60-110 ms a vote and took the German back-up's answer over its
-    # 600 ms budget (`voice_latency.py --lang de`, p90 547-631 -> 693-733 ms). A
-    # language is one entry here once they are cheaper. None: never.
+    # decoys cost base 60-110 ms a vote then and took the German back-up's answer over
+    # its 600 ms budget. Round 37 scores them from the name on, where the read left
+    # the distribution (WhisperScorer.tail_log_probs; the same margins to 1e-5): about
+    # 30 ms a vote in German's median (docs/voice.md). None: never.
     DECOY_MARGIN: ClassVar[float | None] = 2.5
-    DECOY_LANGS: ClassVar[tuple[str, ...]] = ("en",)
+    DECOY_LANGS: ClassVar[tuple[str, ...]] = ("en", "es", "de", "fr", "nl", "fi", "pl")
     # ... unless the first pass prefers the reading to the decoy's sentence by more than
     # DECOY_VOUCH (`sentence_scores`, per frame): it hears names by how they sound, where
     # Whisper scores a name it cannot spell badly ("Shivawn", read as Siobhan, fits

@@ -262,6 +262,12 @@ class WhisperScorer:
     _free: tuple[object, str, list[int], bool] | None = field(default=None, repr=False)
     # `next_log_probs` on silence, by language and beginning
     _next_quiet: dict[tuple, np.ndarray] = field(default_factory=dict, repr=False)
+    # the last utterance's next-token distributions where its scored sentences part
+    # (TreeDecoder.log_probs_of's `branches`), by their tokens from the start
+    _branches: tuple[object, dict[tuple[int, ...], np.ndarray]] | None = field(
+        default=None, repr=False)
+    # `tail_log_probs` on silence, by language, beginning and tail
+    _quiet_tails: dict[tuple, float] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         import ctranslate2
@@ -426,8 +432,8 @@ class WhisperScorer:
         if self.decoder is not None:
             start, sequences = self._sequences(lang, texts, end)
             with self._lock:
-                return self.decoder.log_probs(self._memory_of(encoded), sequences,
-                                              len(start))
+                return self.decoder.log_probs_of([(self._memory_of(encoded), sequences)],
+                                                 len(start), self._branches_of(encoded))[0]
         if len(texts) > self.BATCH:
             # in batches: the box's warm-up scores some 270 sentences at once, and one
             # batch of them took the box's peak from about 580 MB to 780 (box_memory.py)
@@ -472,6 +478,13 @@ class WhisperScorer:
         if self._memory is None or self._memory[0] is not encoded:
             self._memory = (encoded, self.decoder.memory(np.asarray(encoded)))
         return self._memory[1]
+
+    def _branches_of(self, encoded: object) -> dict[tuple[int, ...], np.ndarray]:
+        """Where the tree decoder keeps `encoded`'s next-token distributions (the last
+        utterance's only: a read and its checks ask about one audio)."""
+        if self._branches is None or self._branches[0] is not encoded:
+            self._branches = (encoded, {})
+        return self._branches[1]
 
     def _silence_keys(self, lang: str, texts: list[str], end: bool
                       ) -> tuple[list[str], list[tuple[str, str]]]:
@@ -520,7 +533,7 @@ class WhisperScorer:
         with self._lock:
             heard, quiet = self.decoder.log_probs_of(
                 [(self._memory_of(encoded), heard_seqs), (quiet_memory, quiet_seqs)],
-                len(start))
+                len(start), self._branches_of(encoded))
         for (key, _), value in zip(todo, quiet, strict=True):
             self._silence[(lang, key)] = value
         return heard, [self._silence[(lang, k)] for k in keys]
@@ -537,6 +550,10 @@ class WhisperScorer:
         if encoded is None and key in self._next_quiet:
             return self._next_quiet[key]
         sequence = [*self._sequences(lang, [], False)[0], *before]
+        if encoded is not None and self._branches is not None \
+                and self._branches[0] is encoded and tuple(sequence) in self._branches[1]:
+            # the read scored sentences that part there: its distribution is kept
+            return self._branches[1][tuple(sequence)]
         quiet = self._quiet_audio()[2] if encoded is None else None  # encodes: not locked
         with self._lock:
             memory = quiet if encoded is None else self._memory_of(encoded)
@@ -545,7 +562,43 @@ class WhisperScorer:
         values = logits - (top + np.log(np.exp(logits - top).sum()))
         if encoded is None:
             self._next_quiet[key] = values
+        else:
+            self._branches_of(encoded)[tuple(sequence)] = values
         return values
+
+    def tail_log_probs(self, encoded: object, lang: str, before: list[int],
+                       tails: list[list[int]]) -> tuple[list[float], list[float]] | None:
+        """Each of `tails` (tokens; its end of text added) after the beginning `before`
+        (tokens, as `next_log_probs` takes it): its log probability under `encoded` and on
+        silence, the beginning's own left out (sentences that share it differ by these
+        alone). The first token from the distribution after the beginning
+        (`next_log_probs`: mostly kept from the read, and on silence cached), the rest in
+        one tree from there, the silence's cached by tail: the decoys a vote is scored
+        against cost a few rows of the vocabulary instead of a pass of their own and
+        their whole sentences (round 37, docs/voice.md). None without the tree decoder
+        or with an empty tail."""
+        if self.decoder is None or self.scoring != "tree" or not all(tails):
+            return None
+        heard_first = self.next_log_probs(encoded, lang, before)
+        quiet_first = self.next_log_probs(None, lang, before)
+        if heard_first is None or quiet_first is None:
+            return None
+        head = [*self._sequences(lang, [], True)[0], *before]
+        key = (lang, *before, -1)  # -1: where the beginning ends
+        todo = [t for t in dict.fromkeys(tuple(t) for t in tails)
+                if (*key, *t) not in self._quiet_tails]
+        quiet_memory = self._quiet_audio()[2] if todo else None  # encodes: not locked
+        with self._lock:
+            groups = [(self._memory_of(encoded), [[*head, *t, self.eot] for t in tails])]
+            if todo:
+                groups.append((quiet_memory, [[*head, *t, self.eot] for t in todo]))
+            rest = self.decoder.log_probs_of(groups, len(head) + 1)
+        if len(self._quiet_tails) > 100_000:  # decoys differ from vote to vote
+            self._quiet_tails.clear()
+        for tail, value in zip(todo, rest[1] if todo else [], strict=True):
+            self._quiet_tails[(*key, *tail)] = float(quiet_first[tail[0]]) + value
+        heard = [float(heard_first[t[0]]) + v for t, v in zip(tails, rest[0], strict=True)]
+        return heard, [self._quiet_tails[(*key, *t)] for t in tails]
 
     def score(self, samples: np.ndarray, lang: str, texts: list[str],
               encoded: object | None = None) -> list[float]:
@@ -1181,7 +1234,13 @@ class WhisperRecognizer:
         short = sorted(firsts, key=lambda n: -fit[firsts[n]])[: self.DECOY_TOP]
         said = [f"{prefix}{n.title()}{suffix}" for n in short]
         cands = [cand, *(Candidate(t, t.casefold(), None) for t in said)]
-        values = self._scores(encoded, self._last_frames, lang, cands)
+        # scored from the name on: the carrier before it is the same in every sentence
+        tokens = [self.scorer.tokens(c.said) for c in cands]
+        tails = [t[len(before):] for t in tokens if t[: len(before)] == before]
+        scored = self.scorer.tail_log_probs(encoded, lang, before, tails) \
+            if len(tails) == len(cands) else None
+        values = self._adjusted(lang, cands, *scored) if scored is not None else \
+            self._scores(encoded, self._last_frames, lang, cands)
         return sorted(((n, v - values[0]) for n, v in zip(short, values[1:], strict=True)),
                       key=lambda m: -m[1])
 

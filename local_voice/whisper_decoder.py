@@ -133,6 +133,14 @@ class Trie:
             ends.append(nodes)
         return cls(token, parent, depth, source, ends)
 
+    def path(self, node: int) -> tuple[int, ...]:
+        """The tokens from the root to `node`, itself included."""
+        tokens = []
+        while node >= 0:
+            tokens.append(self.token[node])
+            node = self.parent[node]
+        return tuple(reversed(tokens))
+
     def ancestry(self) -> np.ndarray:
         """mask[i, j]: node j is node i or one of its ancestors (what i attends to)."""
         n = len(self.token)
@@ -192,11 +200,17 @@ class TreeDecoder:
         return self.log_probs_of([(memory, sequences)], scored_from)[0]
 
     def log_probs_of(self, groups: list[tuple[list, list[list[int]]]], scored_from: int,
+                     branches: dict[tuple[int, ...], np.ndarray] | None = None,
                      ) -> list[list[float]]:
         """`log_probs` for several audios at once ((memory, sequences) each: an utterance
         and the silence its sentences are measured against), in one tree: the model's
         weights are read from memory once per tree, which costs as much as a few dozen
-        sentences on a small machine."""
+        sentences on a small machine. `branches`, where given, is filled with the next
+        token's log probabilities (over the text tokens and the end of text, as
+        `next_logits`) at each node of the first group's sentences where they part
+        (BRANCH children or more), by the node's tokens from the start: what a later
+        question about the same audio after that beginning needs without a pass of its
+        own (`WhisperScorer.next_log_probs`)."""
         memories = [m for m, _ in groups]
         items = [(g, k) for g, (_, seqs) in enumerate(groups) for k in range(len(seqs))]
         # in order, so that a part shares as many beginnings as it can
@@ -208,7 +222,7 @@ class TreeDecoder:
             extra = len(groups[item[0]][1][item[1]]) if item is not None else 0
             if part and (item is None or nodes + extra > self.MAX_NODES):
                 values = self._part(memories, [groups[g][1][k] for g, k in part],
-                                    [g for g, _ in part], scored_from)
+                                    [g for g, _ in part], scored_from, branches)
                 for (g, k), value in zip(part, values, strict=True):
                     result[g][k] = value
                 part, nodes = [], 0
@@ -251,7 +265,8 @@ class TreeDecoder:
         return self.embeddings[: self.eot + 1] @ hidden
 
     def _part(self, memories: list, sequences: list[list[int]], sources: list[int],
-              scored_from: int) -> list[float]:
+              scored_from: int, branches: dict[tuple[int, ...], np.ndarray] | None = None
+              ) -> list[float]:
         # the end of text is never fed to the decoder (nothing follows it): it is scored
         # at the position before it, or by align's floor
         trie = Trie.of([[t for t in s if t != self.eot] for s in sequences], sources)
@@ -266,13 +281,20 @@ class TreeDecoder:
         # the tokens a transcript can hold: the text tokens, and its end (`align`'s
         # softmax is over the text tokens only)
         text = self.embeddings[: self.eot + (0 if floor else 1)]
+        kept = self._branch_nodes(trie, wanted, 0) \
+            if branches is not None and not floor else set()
         for start in range(0, len(wanted), self.ROWS):
             rows = wanted[start : start + self.ROWS]
             block = text @ hidden[rows].T  # (text tokens, rows): the faster layout
+            keep = [(r, node) for r, node in enumerate(rows) if node in kept]
+            logits = [block[:, r].copy() for r, _ in keep]  # before the exponentials
             top = block.max(0)
             block -= top
             np.exp(block, out=block)
             norms[start : start + len(rows)] = top + np.log(block.sum(0, dtype=np.float64))
+            for (r, node), values in zip(keep, logits, strict=True):
+                values -= np.float32(norms[start + r])
+                branches[trie.path(node)] = values  # type: ignore[index]
         out = []
         for i, sequence in enumerate(sequences):
             total = 0.0
@@ -286,6 +308,18 @@ class TreeDecoder:
                 total += float(self.embeddings[tok] @ hidden[at]) - norms[row[at]]
             out.append(total)
         return out
+
+    BRANCH = 2  # children a node needs for `log_probs_of` to keep its distribution
+
+    def _branch_nodes(self, trie: Trie, wanted: list[int], source: int) -> set[int]:
+        """The nodes of `wanted` heard in audio `source` (the first group's: 0) where
+        BRANCH or more of the tree's sentences part."""
+        children: dict[int, int] = {}
+        for up in trie.parent:
+            if up >= 0:
+                children[up] = children.get(up, 0) + 1
+        return {node for node in wanted if trie.source[node] == source
+                and children.get(node, 0) >= self.BRANCH}
 
     def _hidden(self, memories: list, trie: Trie) -> np.ndarray:
         """The decoder's last hidden state (after the final layer norm) at every node."""

@@ -22,8 +22,10 @@ from local_voice.hearing import EXPECT, understand_audio
 from local_voice.voices import Audio, EspeakVoice
 from local_voice.whisper import (
     COMPUTE_TYPE,
+    Candidate,
     ModelMissing,
     WhisperRecognizer,
+    _name_at,
     join_model,
     log_mel,
     mel_filters,
@@ -1531,8 +1533,9 @@ def test_a_name_the_table_does_not_have_at_the_end_of_whispers_transcript_names_
     player's. "ääneni menee pelaajalle Juha" at a Finnish table without Juha is written
     "nyt mina pelahjalli juha" (m3) and "nyt menee pela jonge juha" (f1), yet was
     counted for Helmi at 0.9 and over: it names Juha and no player now. Without the
-    transcript's word (HEARD_NAME_LETTERS None) it is Helmi's vote again; with Juha at
-    the table the same audio is Juha's vote."""
+    transcript's word (HEARD_NAME_LETTERS None) the decoys ask it again since round 37
+    (a common name fits it better than Helmi), and without those too it is Helmi's
+    vote again; with Juha at the table the same audio is Juha's vote."""
     ears = TwoPass(two_pass.first, base)
     table = LANG_TABLES["fi"]
     without = [n for n in table if n != "Juha"]
@@ -1547,6 +1550,10 @@ def test_a_name_the_table_does_not_have_at_the_end_of_whispers_transcript_names_
     assert hearing.player == "Juha" and hearing.confidence >= 0.5, hearing
 
     monkeypatch.setattr(WhisperRecognizer, "HEARD_NAME_LETTERS", None)
+    hearing = understand_audio(audio, ears, "fi", without, EXPECT["vote"])
+    assert hearing.player == "Helmi" and hearing.confidence < 0.5, hearing
+    assert ears.last_features["decoy_margin"] > TwoPass.DECOY_MARGIN, ears.last_features
+    monkeypatch.setattr(TwoPass, "DECOY_LANGS", ("en",))
     hearing = understand_audio(audio, ears, "fi", without, EXPECT["vote"])
     assert hearing.player == "Helmi" and hearing.confidence >= 0.5, hearing
 
@@ -1756,14 +1763,14 @@ def test_the_first_pass_vouches_for_a_name_a_decoy_fits_better_in_whisper(
 def test_in_another_language_a_vote_a_name_the_table_does_not_have_fits_better_is_asked(
         base, two_pass, monkeypatch, lang, text, absent, read, decoy):
     """Round 36: the decoys in Whisper base's languages (a language is one entry of
-    `TwoPass.DECOY_LANGS`; English only as the box ships, for their latency), with the
+    `TwoPass.DECOY_LANGS`; all of them since round 37 made them cheaper), with the
     first pass's say by espeak-ng's phones. "meine stimme geht an Lukas" (de m3) at a
     table without Lukas is counted for Jonas at 0.95; the language's common name
     "lucas" in Jonas's place fits it far better than the reading, and the first pass
     does not prefer the reading: asked again. At the whole table the same audio is the
-    said player's vote; with decoys in English only it is counted for the player
-    read."""
-    monkeypatch.setattr(TwoPass, "DECOY_LANGS", ("en", lang))
+    said player's vote; with decoys in English only (round 36's box) it is counted for
+    the player read."""
+    assert lang in TwoPass.DECOY_LANGS
     ears = TwoPass(two_pass.first, base)
     table = LANG_TABLES[lang]
     without = [n for n in table if n != absent]
@@ -1790,7 +1797,6 @@ def test_both_models_preferring_a_decoy_ask_a_vote_again_under_the_margin(
     Lea" (de m3) at a table without Lea, read as Jonas, fits "liya" far over any margin
     and the first pass prefers it by far more than DECOY_AGREED, so with the margin
     raised over it the agreement alone asks it again; without the agreement it counts."""
-    monkeypatch.setattr(TwoPass, "DECOY_LANGS", ("en", "de"))
     ears = TwoPass(two_pass.first, base)
     without = [n for n in LANG_TABLES["de"] if n != "Lea"]
     audio = padded(EspeakVoice("de", variant="m3").synthesize("meine stimme geht an Lea")
@@ -1804,3 +1810,34 @@ def test_both_models_preferring_a_decoy_ask_a_vote_again_under_the_margin(
     monkeypatch.setattr(TwoPass, "DECOY_AGREED_MARGIN", None)
     hearing = understand_audio(audio, ears, "de", without, EXPECT["vote"])
     assert hearing.player == "Jonas" and hearing.confidence >= 0.5, hearing
+
+
+def test_decoys_scored_from_the_name_on_give_their_whole_sentences_margins(base):
+    """Round 37: a vote's decoys are scored from the player's name on
+    (`WhisperScorer.tail_log_probs`): the carrier before it is the same in every
+    sentence, and the distribution where the sentences part is the one the read kept
+    (`next_log_probs`, from TreeDecoder.log_probs_of's branches). The margins are those
+    of the whole sentences scored as every sentence is (`_scores`), and the kept
+    distribution is one step of the decoder on that beginning."""
+    table = [n for n in LANG_TABLES["de"] if n != "Lukas"]
+    grammar = build_grammar("de", EXPECT["vote"], table)
+    audio = padded(EspeakVoice("de", variant="m3").synthesize("ich stimme für Lukas")
+                   .resampled(16000), 0.4, 0.4)
+    reading = base.read(audio.samples, grammar, careful=True)
+    cand = reading.best
+    margins = base.decoy_margins(cand, grammar)
+    assert len(margins) == base.DECOY_TOP and margins[0][1] > 0, margins
+    where = _name_at(cand.said, base._spoken_forms(grammar)[cand.player])
+    said = [f"{cand.said[: where[0]]}{n.title()}{cand.said[where[1]:]}" for n, _ in margins]
+    encoded, _ = base._last_encoded
+    whole = base._scores(encoded, base._last_frames, "de",
+                         [cand, *(Candidate(t, t.casefold(), None) for t in said)])
+    for (name, margin), value in zip(margins, whole[1:], strict=True):
+        assert margin == pytest.approx(value - whole[0], abs=1e-3), name
+    scorer = base.scorer
+    before = scorer.tokens(cand.said[: where[0]].rstrip())
+    beginning = (*scorer.start("de"), *before)
+    kept = scorer._branches[1][beginning]
+    logits = scorer.decoder.next_logits(scorer._memory_of(encoded), list(beginning))
+    fresh = logits - np.logaddexp.reduce(logits.astype(np.float64))
+    assert np.allclose(kept, fresh, atol=1e-3)
