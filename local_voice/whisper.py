@@ -794,7 +794,9 @@ class WhisperRecognizer:
         if self.DECOY_TOP > 0:  # the table's decoys, tokenized after the likeliest carriers
             decoys = self.decoys(grammar)
             for said, text in templates:
-                if decoys and text in self.LIKELY:
+                # the other languages' carriers are not in LIKELY: all of them (28-32 a
+                # language, 1.0-1.2 s once in the background, kept for every table after)
+                if decoys and (text in self.LIKELY or grammar.lang != "en"):
                     prefix = said.split("{}")[0]
                     self.scorer.next_log_probs(None, grammar.lang,
                                                self._decoy_firsts(grammar.lang, prefix,

@@ -229,16 +229,23 @@ def test_in_another_language_the_first_pass_still_gives_whisper_its_second_opini
 
 
 def test_in_another_language_the_first_pass_vouches_for_a_vote_whisper_writes_badly(
-        base, two_pass):
+        base, two_pass, monkeypatch):
     """Round 16: Whisper base writes espeak-ng's "ich wähle Jürgen" so that its own
     transcript is far likelier than any sentence of the grammar (4.8 log units a
     token), and its rule alone (OUTSIDE_ALONE) calls the vote table talk; the en-US
     model fits "ich wähle jürgen" to all the speech and far better than any other vote
-    (`vouches`), so it is a vote, and a sure one."""
+    (`vouches`), so it is a vote, and a sure one. Since round 37 the decoys ask it
+    again: Whisper base fits the common name "Hugo" there better than "Jürgen" (the
+    bench's German loses "Jürgen" so too, to "Ruben": docs/voice.md); without the
+    decoys it counts."""
     ears = TwoPass(two_pass.first, base)
     names = LANG_TABLES["de"]
     audio = padded(EspeakVoice("de").synthesize("ich wähle Jürgen").resampled(16000),
                    0.4, 0.4)
+    hearing = understand_audio(audio, ears, "de", names, EXPECT["vote"])
+    assert hearing.player == "Jürgen" and hearing.confidence < 0.5, hearing
+    assert ears.last_features["decoy"] == "hugo", ears.last_features
+    monkeypatch.setattr(TwoPass, "DECOY_LANGS", ("en",))
     hearing = understand_audio(audio, ears, "de", names, EXPECT["vote"])
     assert hearing.player == "Jürgen" and hearing.confidence >= 0.5, hearing
     features = ears.last_features
@@ -1622,7 +1629,8 @@ def test_whisper_alone_asks_again_a_fairly_sure_vote_for_a_player_it_writes_noth
     player Whisper writes nothing like where the vote names them (over UNLIKE), counts
     that much less sure and is asked again. Here a vote for someone the table does not
     have, read 0.60 and 0.63 sure of a player ("ha" written for Emma, "jeden" for
-    Jonas); with English's margin (0.04) both were counted."""
+    Jonas); with English's margin (0.04) both were counted, and since round 37 the
+    decoys ask them again too (without those, counted)."""
     ears = TwoPass(two_pass.first, base)
     table = LANG_TABLES["de"]
     without = [n for n in table if n != absent]
@@ -1636,6 +1644,10 @@ def test_whisper_alone_asks_again_a_fairly_sure_vote_for_a_player_it_writes_noth
     assert hearing.player == absent and hearing.confidence >= 0.5, hearing
 
     monkeypatch.setattr(TwoPass, "UNLIKE_MARGIN_ALONE", TwoPass.UNLIKE_MARGIN)
+    hearing = understand_audio(audio, ears, "de", without, EXPECT["vote"])
+    assert hearing.player == counted and hearing.confidence < 0.5, hearing
+    assert ears.last_features["decoy_margin"] > TwoPass.DECOY_AGREED_MARGIN
+    monkeypatch.setattr(TwoPass, "DECOY_LANGS", ("en",))
     hearing = understand_audio(audio, ears, "de", without, EXPECT["vote"])
     assert hearing.player == counted and hearing.confidence >= 0.5, hearing
 
