@@ -428,10 +428,12 @@ class TwoPass:
     # (DECOY_LANGS): round 36 measured Whisper base's six languages with the first
     # pass's say (by espeak-ng's phones) and DECOY_AGREED: their absent votes counted
     # 66 -> 19 and 71 -> 24 of 240 a half, for 2 and 4 right votes of 288, but the
-    # decoys cost base 60-110 ms a vote then and took the German back-up's answer over
+    # decoys cost base 70-110 ms a vote then and took the German back-up's answer over
     # its 600 ms budget. Round 37 scores them from the name on, where the read left
-    # the distribution (WhisperScorer.tail_log_probs; the same margins to 1e-5): about
-    # 30 ms a vote in German's median (docs/voice.md). None: never.
+    # the distribution (WhisperScorer.tail_log_probs; the same margins to 1e-5), which
+    # saves some 25 ms of that, and ships them in every language though they still
+    # cost German's answer about 50 ms (median): an absent vote counted is a wrong vote
+    # (docs/voice.md, round 37). None: never.
     DECOY_MARGIN: ClassVar[float | None] = 2.5
     DECOY_LANGS: ClassVar[tuple[str, ...]] = ("en", "es", "de", "fr", "nl", "fi", "pl")
     # ... unless the first pass prefers the reading to the decoy's sentence by more than

@@ -573,10 +573,10 @@ class WhisperScorer:
         silence, the beginning's own left out (sentences that share it differ by these
         alone). The first token from the distribution after the beginning
         (`next_log_probs`: mostly kept from the read, and on silence cached), the rest in
-        one tree from there, the silence's cached by tail: the decoys a vote is scored
-        against cost a few rows of the vocabulary instead of a pass of their own and
-        their whole sentences (round 37, docs/voice.md). None without the tree decoder
-        or with an empty tail."""
+        one tree from there, the silence's cached by tail: a vote's decoys need no
+        decoder step of their own for the shortlist, nor the carrier's rows of the
+        vocabulary again (round 37, docs/voice.md: some 25 ms of 90 a German vote).
+        None without the tree decoder or with an empty tail."""
         if self.decoder is None or self.scoring != "tree" or not all(tails):
             return None
         heard_first = self.next_log_probs(encoded, lang, before)
