@@ -550,10 +550,10 @@ class WhisperScorer:
         if encoded is None and key in self._next_quiet:
             return self._next_quiet[key]
         sequence = [*self._sequences(lang, [], False)[0], *before]
-        if encoded is not None and self._branches is not None \
-                and self._branches[0] is encoded and tuple(sequence) in self._branches[1]:
+        kept = self._branches_of(encoded) if encoded is not None else {}
+        if tuple(sequence) in kept:
             # the read scored sentences that part there: its distribution is kept
-            return self._branches[1][tuple(sequence)]
+            return kept[tuple(sequence)]
         quiet = self._quiet_audio()[2] if encoded is None else None  # encodes: not locked
         with self._lock:
             memory = quiet if encoded is None else self._memory_of(encoded)
@@ -563,7 +563,7 @@ class WhisperScorer:
         if encoded is None:
             self._next_quiet[key] = values
         else:
-            self._branches_of(encoded)[tuple(sequence)] = values
+            kept[tuple(sequence)] = values
         return values
 
     def tail_log_probs(self, encoded: object, lang: str, before: list[int],

@@ -193,17 +193,13 @@ class TreeDecoder:
                         values.reshape(-1, self.heads, head).transpose(1, 0, 2).copy()))
         return out
 
-    def log_probs(self, memory: list, sequences: list[list[int]], scored_from: int,
-                  ) -> list[float]:
-        """Each sequence's log probability from position `scored_from` on (its start
-        sequence is not scored); with `like_align`, an end of text counts END_OF_TEXT."""
-        return self.log_probs_of([(memory, sequences)], scored_from)[0]
-
     def log_probs_of(self, groups: list[tuple[list, list[list[int]]]], scored_from: int,
                      branches: dict[tuple[int, ...], np.ndarray] | None = None,
                      ) -> list[list[float]]:
-        """`log_probs` for several audios at once ((memory, sequences) each: an utterance
-        and the silence its sentences are measured against), in one tree: the model's
+        """Each sequence's log probability from position `scored_from` on (its start
+        sequence is not scored; with `like_align`, an end of text counts END_OF_TEXT),
+        for one audio or several at once ((memory, sequences) each: an utterance and
+        the silence its sentences are measured against), in one tree: the model's
         weights are read from memory once per tree, which costs as much as a few dozen
         sentences on a small machine. `branches`, where given, is filled with the next
         token's log probabilities (over the text tokens and the end of text, as
