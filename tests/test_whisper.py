@@ -1837,8 +1837,11 @@ def test_decoys_scored_from_the_name_on_give_their_whole_sentences_margins(base)
                    .resampled(16000), 0.4, 0.4)
     reading = base.read(audio.samples, grammar, careful=True)
     cand = reading.best
+    base.scorer._quiet_tails.clear()
     margins = base.decoy_margins(cand, grammar)
     assert len(margins) == base.DECOY_TOP and margins[0][1] > 0, margins
+    # scored by their tails, not by the whole sentences' fallback
+    assert len(base.scorer._quiet_tails) > base.DECOY_TOP // 2
     where = _name_at(cand.said, base._spoken_forms(grammar)[cand.player])
     said = [f"{cand.said[: where[0]]}{n.title()}{cand.said[where[1]:]}" for n, _ in margins]
     encoded, _ = base._last_encoded
