@@ -8,3 +8,16 @@ import os
 # Whisper's encoder took 150 ms instead of 106-127 (round 10). 2^4 cycles: they sleep.
 # Read when OpenBLAS starts, so only if NumPy is not imported yet (the box's command).
 os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")
+# Where several boxes (or test workers, or a bench's two halves) share the cores, each
+# computes on WOLFVILLAGE_THREADS threads: two processes of two threads each on two
+# cores spin against each other (OpenBLAS's and CTranslate2's waits), and took 180 s
+# for what they do in 72 s with one thread each (2026-12-07, 14 Whisper tests twice).
+if os.environ.get("WOLFVILLAGE_THREADS"):
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", os.environ["WOLFVILLAGE_THREADS"])
+
+
+def compute_threads(default: int = 2) -> int:
+    """The threads one model may compute on: WOLFVILLAGE_THREADS, else `default` (the
+    box's two cores)."""
+    value = os.environ.get("WOLFVILLAGE_THREADS", "")
+    return int(value) if value.isdigit() and int(value) > 0 else default

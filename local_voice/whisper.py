@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from local_voice import compute_threads
 from local_voice.phonetics import said_spellings
 from local_voice.whisper_decoder import TreeDecoder
 
@@ -242,7 +243,7 @@ class WhisperScorer:
 
     path: Path
     compute_type: str = COMPUTE_TYPE
-    threads: int = 2
+    threads: int = field(default_factory=compute_threads)
     # how sentences are scored: "tree", the decoder in NumPy over the sentences' prefix
     # tree (whisper_decoder.py: 6-8 times faster than align on an AVX2 CPU), the
     # sentence as the model reads it (its start once, its end of text scored);
@@ -724,11 +725,11 @@ class WhisperRecognizer:
     # languages other than English; "none": never
     GREEDY_GOING_ON = "all"
 
-    def __init__(self, model: str | Path = TINY_EN, threads: int = 2,
+    def __init__(self, model: str | Path = TINY_EN, threads: int | None = None,
                  compute_type: str = COMPUTE_TYPE, data_dir: Path | None = None,
                  scoring: str = WhisperScorer.scoring):
-        self.scorer = WhisperScorer(model_dir(str(model), data_dir), compute_type, threads,
-                                    scoring)
+        self.scorer = WhisperScorer(model_dir(str(model), data_dir), compute_type,
+                                    threads or compute_threads(), scoring)
         self.multilingual = self.scorer.multilingual
         self.spellings: dict[str, list[str]] = {}  # player -> spellings heard in clips
         self.last_features: dict[str, float] = {}

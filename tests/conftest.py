@@ -11,6 +11,21 @@ from typing import Any
 
 import pytest
 
+# One thread for each model in each worker when the suite runs in several (`make test`):
+# the workers already fill the cores, and two workers of two threads each on two cores
+# spin against each other (OpenBLAS's and CTranslate2's waits): 14 Whisper tests took
+# 180 s in each of two processes side by side, 72 s with one thread each. Set before
+# NumPy is first imported, which is when OpenBLAS reads it; the `wolfvillage`
+# subprocesses the tests start inherit it.
+if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
+    os.environ.setdefault("WOLFVILLAGE_THREADS", "1")
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", os.environ["WOLFVILLAGE_THREADS"])
+    import sys
+    if "numpy" in sys.modules:  # too late for OpenBLAS: say so rather than run slowly
+        import warnings
+        warnings.warn("NumPy was imported before tests/conftest.py: OpenBLAS runs on all "
+                      "cores in each worker", stacklevel=1)
+
 # WOLFVILLAGE_TEST_RAW_MOTO=1 runs moto without the serialising lock, to reproduce the loss
 SERIALISE_MOTO = os.environ.get("WOLFVILLAGE_TEST_RAW_MOTO") != "1"
 
