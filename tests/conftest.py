@@ -122,19 +122,23 @@ def _spread(nodeid: str) -> bool:
     return _file(nodeid) in SPREAD
 
 
-# Seconds each file took in a whole run (idle 2-core x86, round 14): the scheduler deals out
-# the longest work first, so that the run does not end on one long file on one core. Files
-# not listed come after, in their order; a guess is enough.
+# Seconds each file took in a whole run (2-core AMD EPYC, AVX2, one thread per worker,
+# 2026-12-07): the scheduler deals out the longest work first, so that the run does not
+# end on one long file on one core. Files not listed come after, in their order; a guess
+# is enough, but a long file left off ends the run on one core (test_seat_and_name.py
+# did: its 61 s came last).
 SECONDS = {
-    "test_phones_table_browser.py": 144, "test_whisper.py": 90, "test_box.py": 84,
-    "test_properties.py": 73, "test_phones_leaks.py": 70, "test_phones_browser.py": 60,
-    "test_werewords_phones_browser.py": 43, "test_hear.py": 39,
-    "test_one_night_phones_browser.py": 37, "test_one_night_box.py": 33,
-    "test_store.py": 33, "test_werewords_box.py": 31, "test_host_browser.py": 27,
-    "test_one_night_phones_leaks.py": 25, "test_hardening_serve.py": 21,
-    "test_skill_lambda.py": 20, "test_phones_shared_narrated_browser.py": 18,
-    "test_werewords_phones_leaks.py": 18, "test_one_night_properties.py": 17,
-    "test_box_names.py": 15,
+    "test_whisper.py": 310, "test_phones_table_browser.py": 115, "test_phones_leaks.py": 78,
+    "test_phones_browser.py": 68, "test_seat_and_name.py": 61, "test_properties.py": 54,
+    "test_werewords_phones_browser.py": 46, "test_box.py": 45, "test_host_browser.py": 35,
+    "test_hear.py": 33, "test_one_night_phones_browser.py": 30, "test_store.py": 26,
+    "test_skill_lambda.py": 26, "test_one_night_box.py": 25, "test_hardening_serve.py": 20,
+    "test_one_night_phones_leaks.py": 18, "test_werewords_box.py": 18,
+    "test_werewords_phones_leaks.py": 17, "test_phones_shared_narrated_browser.py": 17,
+    "test_box_names.py": 17, "test_one_night_properties.py": 13,
+    "test_whisper_decoder.py": 12, "test_werewords_properties.py": 11,
+    "test_hardening_api.py": 14, "test_bench_voices.py": 12, "test_enroll.py": 10,
+    "test_deploy.py": 10,
 }
 
 
