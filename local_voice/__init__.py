@@ -12,8 +12,6 @@ os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")
 # computes on WOLFVILLAGE_THREADS threads: two processes of two threads each on two
 # cores spin against each other (OpenBLAS's and CTranslate2's waits), and took 180 s
 # for what they do in 72 s with one thread each (2026-12-07, 14 Whisper tests twice).
-if os.environ.get("WOLFVILLAGE_THREADS"):
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", os.environ["WOLFVILLAGE_THREADS"])
 
 
 def compute_threads(default: int = 2) -> int:
@@ -21,3 +19,7 @@ def compute_threads(default: int = 2) -> int:
     box's two cores)."""
     value = os.environ.get("WOLFVILLAGE_THREADS", "")
     return int(value) if value.isdigit() and int(value) > 0 else default
+
+
+if compute_threads(0):  # only a value the box itself takes reaches OpenBLAS
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", str(compute_threads()))

@@ -4,6 +4,10 @@ side by side: docs/voice.md, round 38)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from local_voice import compute_threads
@@ -28,3 +32,17 @@ def test_whisper_computes_on_the_threads_it_is_given_or_else_on_wolfvillage_thre
     assert WhisperScorer(tiny_en_dir(), threads=2).threads == 2
     monkeypatch.delenv("WOLFVILLAGE_THREADS")
     assert WhisperScorer(tiny_en_dir()).threads == 2
+
+
+def test_openblas_is_given_wolfvillage_threads_only_when_the_box_takes_it():
+    def openblas(value: str) -> str:
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("OPENBLAS_NUM_THREADS", "WOLFVILLAGE_THREADS")}
+        env["WOLFVILLAGE_THREADS"] = value
+        return subprocess.run(
+            [sys.executable, "-c", "import os, local_voice; "
+             "print(os.environ.get('OPENBLAS_NUM_THREADS', '-'))"],
+            env=env, capture_output=True, text=True, check=True).stdout.strip()
+
+    assert openblas("1") == "1"
+    assert openblas("two") == "-" and openblas("0") == "-"
