@@ -129,7 +129,11 @@ def build_grammar(lang: str, intents: tuple[str, ...] | None, names: list[str],
     # a recogniser cannot pronounce digits ("standard 12"): the spelled-out forms are there
     spoken = {p for p in phrases if not any(ch.isdigit() for ch in p)}
     carriers = [t for t in dict.fromkeys(templates) if not any(ch.isdigit() for ch in t)]
-    return Grammar(lang, sorted(spoken), list(names), carriers if names else [],
+    # without players (the lobby) only the sentences naming no one: Whisper's candidates
+    # there (the lobby's commands), where it once had none and failed on every utterance
+    # the first pass was unsure of ("is everyone here?")
+    return Grammar(lang, sorted(spoken), list(names),
+                   carriers if names else [t for t in carriers if PLAYER not in t],
                    pairs=pairs and bool(names))
 
 

@@ -973,7 +973,7 @@ def factored_jsgf(grammar: Grammar, aliases: dict[str, list[str]] | None = None
     forms = [f for f in forms if f]
     forms += [a for f in forms for a in (aliases or {}).get(f, [])]  # enrolled names
     players = frozenset(forms)
-    if grammar.templates:
+    if grammar.names:  # the carriers once, the players in their own rule
         templates = {t.replace(PLAYER, "<player>") for t in grammar.carriers()}
     else:
         templates = {" ".join(words_of(p)) for p in grammar.phrases} - {""}

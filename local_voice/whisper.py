@@ -908,6 +908,9 @@ class WhisperRecognizer:
 
         if not len(samples) or not self.supports(grammar.lang):
             return None
+        templates, plain, forms = self.candidates(grammar)
+        if not templates and not plain:
+            return None  # nothing to choose among: the first pass's reading stands
         lang = grammar.lang
         scorer = self.scorer
         (encoded, frames), *sped = self.hearings(samples, careful)
@@ -920,7 +923,6 @@ class WhisperRecognizer:
         # loop is cut from the text instead (CUT_LOOPS)
         free = scorer.transcribe(encoded, lang, max_length=24)
         heard = _plain(_unlooped(free) if self.CUT_LOOPS else free)
-        templates, plain, forms = self.candidates(grammar)
         hinted = {_plain(h) for h in hints}
         hinted_carriers = {_carrier_of(h, forms) for h in hinted}
 
