@@ -193,9 +193,13 @@ class Box:
     # the players' clips of their own names (local_voice.enrollment), given to the
     # recogniser at start and whenever one is recorded
     voiceprints: Voiceprints | None = None
-    # the voters told to say the number and the name together (`seat_and_name_hint`):
-    # once each at this table (a box serves one room, new games included)
+    # the voters told to say the number and the name together (`seat_and_name_hint`,
+    # `tell_a_noisy_room`): once each at this table (a box serves one room, new games
+    # included)
     hinted: set[str] = field(default_factory=set)
+    # the box's ears have measured other people talking over something said at this
+    # table (anything: the lobby, the debate, an answer), so the room is noisy
+    heard_chatter: bool = False
 
     def session(self) -> Any:
         return self.relay.session(self.game_id)
@@ -281,6 +285,7 @@ class Box:
             return
         timeout = min(listen.timeout, TICK_EVERY) if narrator.timer is not None else (
             listen.timeout)
+        self.tell_a_noisy_room(narrator, listen)
         hearing = self.listen(listen, timeout)
         if hearing is not None:
             self.answer(hearing)
@@ -314,14 +319,22 @@ class Box:
 
         hearing = hear(listen, timeout, listening)
         if hearing is not None:
-            self.heard.append(hearing)
+            self._heard(hearing)
         return hearing
 
     def hear(self, audio: Audio, listen: Listen) -> Hearing:
         hearing = understand_audio(audio, self.recognizer, self.lang, self._names(),
                                    listen.intents, pairs=self.pairs_asked())
-        self.heard.append(hearing)
+        self._heard(hearing)
         return hearing
+
+    def _heard(self, hearing: Hearing) -> None:
+        from local_voice.fusion import noisy
+
+        self.heard.append(hearing)
+        # what the recogniser measured on this utterance (its first pass's snr)
+        if noisy(getattr(self.recognizer, "last_features", {}) or {}):
+            self.heard_chatter = True
 
     def answer(self, hearing: Hearing) -> None:
         narrator = self.session().narrator
@@ -355,16 +368,34 @@ class Box:
         are heard right far more often than a name alone (docs/voice.md, round 31)."""
         from local_voice.fusion import noisy
 
-        if listen is None or listen.player is None or narrator.game is None or \
-                not any(i in NAME_ANSWER for i in listen.intents):
+        if not self._names_a_player(narrator, listen):
             return
         taken = hearing.intent is not None and hearing.confidence >= self.confidence
         if taken or listen.player in self.hinted or not noisy(
                 getattr(self.recognizer, "last_features", {}) or {}):
             return
-        self.hinted.add(listen.player)
-        seat = list(narrator.game.players).index(listen.player) + 1
-        self.perform([Say("noisy_seat_and_name", {"seat": seat, "name": listen.player})])
+        self._tell_seat_and_name(narrator, listen.player)
+
+    def tell_a_noisy_room(self, narrator: Any, listen: Listen) -> None:
+        """A table the box has heard other people talking at (`heard_chatter`: in the
+        lobby, the debate, an answer it took anyway) is told the same before the first
+        answer naming a player it listens for, with that voter's number and name, before
+        a vote is lost: in babble the bench's votes by name are heard right 41-43 % of
+        the time, by seat and name together 72-82 % (docs/voice.md, rounds 31-33 and 39).
+        Once at this table: a table already told (by either) is not told again."""
+        if self.heard_chatter and not self.hinted and self._names_a_player(narrator, listen):
+            self._tell_seat_and_name(narrator, listen.player)
+
+    @staticmethod
+    def _names_a_player(narrator: Any, listen: Listen | None) -> bool:
+        """`listen` waits for one voter's answer naming a player (a vote, an election)."""
+        return listen is not None and listen.player is not None and \
+            narrator.game is not None and any(i in NAME_ANSWER for i in listen.intents)
+
+    def _tell_seat_and_name(self, narrator: Any, voter: str) -> None:
+        self.hinted.add(voter)
+        seat = list(narrator.game.players).index(voter) + 1
+        self.perform([Say("noisy_seat_and_name", {"seat": seat, "name": voter})])
 
     def pairs_asked(self) -> bool:
         """The table has been told to say the number and the name together: from then on

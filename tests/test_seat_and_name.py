@@ -310,3 +310,74 @@ def test_a_voter_lost_in_the_chatter_is_told_to_say_number_and_name_and_then_hea
         for name in players:
             box.forget_name(name)
         store.close()
+
+
+def test_a_room_heard_noisy_before_the_vote_is_told_before_its_first_answer(
+        tmp_path, wavs, two_pass, shared_voice_cache):
+    """The real Box over the relay and an SQLite store, the real recognisers, Piper as
+    its voice. In the lobby the box hears the table talking over each other; at the day
+    vote, before the first voter answers (no vote lost yet), it tells the table once to
+    say the number and the name together, listens for both, and the voter's "number
+    three Xochitl" in the chatter is counted. A table never heard noisy is not told
+    (the other tests of this file and test_box_names.py run to the vote without it)."""
+    from local_voice.box import Box, VoiceMouth
+    from local_voice.enrollment import Voiceprints
+    from local_voice.voices import CachedVoice
+    from narrator import Host
+    from phones.relay import Relay, handle
+    from store import open_store
+    from tests.test_box_names import _to_the_vote
+    from tests.voice_fixtures import piper
+
+    players = ["Ana", "Ben", "Xochitl", "Dora", "Cal"]
+    store = open_store(f"sqlite:///{tmp_path / 'games.db'}")
+    relay = Relay(store, call_pause=0.5)
+    code, _ = relay.create_room("en")
+    game_id = store.lookup(f"room:{code}")
+    table = Table(wavs)
+    mouth = VoiceMouth(CachedVoice(piper(), shared_voice_cache), lambda audio: None)
+    box = Box(relay, game_id, table, mouth, two_pass, "en",
+              voiceprints=Voiceprints.for_game(game_id, data_dir=tmp_path / "data"),
+              clock=lambda: 0.0)
+    try:
+        handle(relay, game_id, Host("ears", True))
+        box.spoken = relay.session(game_id).version
+        links = {}
+        for name in players:
+            links[name] = relay.join(code, name)
+            box.catch_up()
+        # the lobby: people talking over each other while the last ones sit down
+        table.next.append(Audio(vote_in_babble(wavs, "pass me the crisps please", lead=0.5)[0],
+                                16000))
+        box.step()
+        assert box.heard_chatter
+        assert relay.session(game_id).narrator.phase == "lobby"
+        assert not box.pairs_asked()  # nobody has been asked to name anyone yet
+        _to_the_vote(relay, game_id, links, spare={"Xochitl", "Ben"})
+        box.spoken = relay.session(game_id).version
+        narrator = relay.session(game_id).narrator
+        voter = narrator.listening().player
+        target = "Xochitl" if voter != "Xochitl" else "Ben"
+        seat = players.index(target) + 1
+        table.next.append(Audio(vote_in_babble(
+            wavs, f"number {NUMBER_WORDS['en'][seat]} {target}", lead=0.5)[0], 16000))
+        told = len(mouth.log)
+        box.step()
+        own = players.index(voter) + 1
+        hint = ("It's noisy in here. When you name a player, say their number and name "
+                f"together, like this: number {own}, {voter}.")
+        assert mouth.log[told:told + 1] == [hint], mouth.log[told - 2:]  # before it listened
+        assert box.pairs_asked()
+        assert box.heard[-1].player == target and box.heard[-1].confidence >= 0.5, \
+            box.heard[-1]
+        assert relay.session(game_id).narrator.actions[-1] == [voter, "vote", target]
+        box.catch_up()
+        assert relay.session(game_id).narrator.listening().player != voter
+        box.tell_a_noisy_room(relay.session(game_id).narrator,
+                              relay.session(game_id).narrator.listening())
+        assert mouth.log.count(hint) == 1 and len(box.hinted) == 1  # once at this table
+    finally:
+        box.prepare_answers(wait=True)
+        for name in players:
+            box.forget_name(name)
+        store.close()
