@@ -129,7 +129,7 @@ def _spread(nodeid: str) -> bool:
 # did: its 61 s came last).
 SECONDS = {
     "test_whisper.py": 310, "test_phones_table_browser.py": 115, "test_phones_leaks.py": 78,
-    "test_phones_browser.py": 68, "test_seat_and_name.py": 95, "test_properties.py": 54,
+    "test_phones_browser.py": 68, "test_seat_and_name.py": 45, "test_properties.py": 54,
     "test_werewords_phones_browser.py": 46, "test_box.py": 45, "test_host_browser.py": 35,
     "test_hear.py": 33, "test_one_night_phones_browser.py": 30, "test_store.py": 26,
     "test_skill_lambda.py": 26, "test_one_night_box.py": 25, "test_hardening_serve.py": 20,
