@@ -32,6 +32,11 @@ chatter after the vote) included.
 With --pairs the table has been told to say the number and the name together (round 31:
 the back-up scores those sentences too); two of the votes are said so either way.
 
+With --runs above 1 it also prints each utterance's fastest run, by path: the machine's
+own speed on a shared host whose speed moves from minute to minute (a warm box's figure:
+later runs find the silence scores of the sentences they share cached, as a game in
+progress does).
+
 With --lang (es, de, fr, nl, fi, pl) the table speaks that language: a 10-player table
 (bench/voice_accuracy.py's names), its votes said by that language's espeak-ng voice, and
 Whisper base deciding every vote alone (read with care), with the en-US model's second
