@@ -310,7 +310,7 @@ class Box:
         pairs = self.pairs_asked()
         ready = [Listening(self.recognizer, self.lang, names, listen.intents, pairs)]
         warm = getattr(self.recognizer, "prepare", None)
-        if warm is not None and names:
+        if warm is not None:
             warm(ready[0].grammar)
 
         def listening() -> Listening:

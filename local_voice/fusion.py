@@ -482,12 +482,17 @@ class TwoPass:
         prepare = getattr(first, "prepare", None)
         if prepare:
             prepare(grammar)
-        key = (grammar.lang, tuple(grammar.names))
-        if self.backup is not None and key not in self._warmed:
+        # a grammar without players (the lobby) by its sentences: nothing of it is scored
+        # on silence, its candidates are only worked out (the lobby's 4,545 commands
+        # understood once: 1.5 s before a Spanish box's first answer there, round 39)
+        key = (grammar.lang, tuple(grammar.names) or tuple(grammar.templates))
+        if self.backup is not None and self.backup.supports(grammar.lang) and \
+                key not in self._warmed:
             import threading
 
             self._warmed.add(key)
-            threading.Thread(target=self.backup.warm, args=(grammar,), daemon=True,
+            work = self.backup.warm if grammar.names else self.backup.candidates
+            threading.Thread(target=work, args=(grammar,), daemon=True,
                              name="whisper-warm").start()
 
     def recognize(self, pcm: bytes, grammar: Grammar) -> Recognized | None:

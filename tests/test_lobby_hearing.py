@@ -66,3 +66,24 @@ def test_the_lobby_of_a_box_in_another_language_hears_its_commands(wavs):
     talk = padded(speech(wavs, "me gusta mucho este vino tinto", "es+m3"), 0.3, 0.3)
     heard = understand_audio(talk, recognizer, "es", [], LOBBY_LISTEN.intents)
     assert heard.intent is None or heard.confidence < 0.5, heard
+
+
+def test_the_lobby_is_prepared_by_its_candidates_not_scored_on_silence():
+    """What the box prepares while nobody speaks in the lobby (`TwoPass.prepare`, called
+    before every listen): the back-up's candidates (4,545 commands understood once, 1.2 s
+    off a Spanish box's first answer there), and nothing scored on silence (the vote's
+    warm-up would score every command: 18 s holding the model)."""
+    import threading
+
+    recognizer = make_recognizer("pocketsphinx", whisper_model="tiny.en", lang="en")
+    lobby = build_grammar("en", LOBBY_LISTEN.intents, [])
+    scorer = recognizer.backup.scorer
+    before = len(scorer._silence)
+    recognizer.prepare(lobby)
+    for thread in threading.enumerate():
+        if thread.name == "whisper-warm":
+            thread.join()
+    assert len(recognizer.backup._candidates) == 1
+    templates, plain, _forms = recognizer.backup.candidates(lobby)
+    assert not templates and "start the game" in {c.text for c in plain}
+    assert len(scorer._silence) == before
