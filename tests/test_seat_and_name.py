@@ -316,8 +316,7 @@ def test_a_room_heard_noisy_before_the_vote_is_told_before_its_first_answer(
     its voice. In the lobby the box hears the table talking over each other; at the day
     vote, before the first voter answers (no vote lost yet), it tells the table once to
     say the number and the name together, listens for both, and the voter's "number
-    three Xochitl" in the chatter is counted. A table never heard noisy is not told
-    (the other tests of this file and test_box_names.py run to the vote without it)."""
+    three Xochitl" in the chatter is counted. One voice in a quiet room is no chatter."""
     from local_voice.box import Box
     from local_voice.enrollment import Voiceprints
     from narrator import Host
@@ -344,7 +343,11 @@ def test_a_room_heard_noisy_before_the_vote_is_told_before_its_first_answer(
         for name in players:
             links[name] = relay.join(code, name)
             box.catch_up()
-        # the lobby: people talking over each other while the last ones sit down
+        # the lobby: one person talking in a quiet room, then people over each other
+        table.next.append(padded(speech(wavs, "pass me the crisps please", "piper"),
+                                 0.3, 0.3))
+        box.step()
+        assert not box.heard_chatter and relay.session(game_id).narrator.phase == "lobby"
         table.next.append(Audio(vote_in_babble(wavs, "pass me the crisps please", lead=0.5)[0],
                                 16000))
         box.step()
