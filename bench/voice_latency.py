@@ -172,12 +172,18 @@ def best_of(total: list[float], paths: list[str], clips: int, runs: int) -> None
         # that did not is left out rather than mixed into another path's figure
         mine = [min(total[k::clips]) for k in range(clips)
                 if all(p == path for p in paths[k::clips])]
-        if not mine:
-            continue
-        p90 = sorted(mine)[math.ceil(0.9 * len(mine)) - 1]
-        print(f"best of {runs} runs per utterance, {label} ({len(mine)}): median "
-              f"{statistics.median(mine):.0f} ms, p90 {p90:.0f} ms, max {max(mine):.0f} ms "
-              f"(target <= {target} ms: {'met' if p90 <= target else 'NOT met'})")
+        if mine:
+            print_path(f"best of {runs} runs per utterance, {label}", mine, target)
+
+
+def print_path(what: str, times: list[float], target: float) -> None:
+    """One path's times (ms): median, p90 against its target, max."""
+    # nearest rank: with 2 values the p90 is the larger (the index 0.9 x (n - 1), rounded
+    # down, gave the smaller, under the median)
+    p90 = sorted(times)[math.ceil(0.9 * len(times)) - 1]
+    print(f"{what} ({len(times)}): median {statistics.median(times):.0f} ms, "
+          f"p90 {p90:.0f} ms, max {max(times):.0f} ms "
+          f"(target <= {target} ms: {'met' if p90 <= target else 'NOT met'})")
 
 
 def main() -> int:
@@ -390,15 +396,8 @@ def main() -> int:
                  if early_stops else ""))
     for path, (label, target) in PATHS.items():
         mine = [t for t, p in zip(total, paths, strict=True) if p == path]
-        if not mine:
-            continue
-        # nearest rank: with 2 values the p90 is the larger (the index 0.9 x (n - 1),
-        # rounded down, gave the smaller, under the median)
-        p90 = sorted(mine)[math.ceil(0.9 * len(mine)) - 1]
-        print(f"end of speech -> first sample, {label}"
-              f" ({len(mine)}): median {statistics.median(mine):.0f} ms, "
-              f"p90 {p90:.0f} ms, max {max(mine):.0f} ms "
-              f"(target <= {target} ms: {'met' if p90 <= target else 'NOT met'})")
+        if mine:
+            print_path(f"end of speech -> first sample, {label}", mine, target)
     if args.runs > 1:
         best_of(total, paths, len(clips), args.runs)
     shutil.rmtree(tmp, ignore_errors=True)  # the voice's cache and the games' database

@@ -376,7 +376,7 @@ class Box:
             return
         self._tell_seat_and_name(narrator, listen.player)
 
-    def tell_a_noisy_room(self, narrator: Any, listen: Listen) -> None:
+    def tell_a_noisy_room(self, narrator: Any, listen: Listen | None) -> None:
         """A table the box has heard other people talking at (`heard_chatter`: in the
         lobby, the debate, an answer it took anyway) is told the same before the first
         answer naming a player it listens for, with that voter's number and name, before

@@ -3,7 +3,11 @@ must agree, heard over the chatter where the name alone is not (docs/voice.md, r
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -243,20 +247,34 @@ class Table:
         return self.next.pop(0) if self.next else None
 
 
-def test_a_voter_lost_in_the_chatter_is_told_to_say_number_and_name_and_then_heard(
-        tmp_path, wavs, two_pass, shared_voice_cache):
-    """The real Box over the relay and an SQLite store, the real recognisers, Piper as
-    its voice. At the day vote the voter's answer is lost in the chatter: the box says,
-    once, to say the number and the name together (with the voter's own as the
-    example), and the voter's "number three Xochitl" in the same chatter is counted."""
+PLAYERS = ["Ana", "Ben", "Xochitl", "Dora", "Cal"]
+
+
+@dataclass
+class Seated:
+    """A room with PLAYERS joined, heard by the real Box over the relay and an SQLite
+    store: what `seated` gives a test."""
+
+    relay: Any
+    game_id: str
+    links: dict[str, str]
+    table: Table
+    mouth: Any
+    box: Any
+
+
+@contextmanager
+def seated(tmp_path: Path, wavs: Path, recognizer: Any, voice_cache: Path
+           ) -> Iterator[Seated]:
+    """PLAYERS joined (each saying their name to the box when asked), the box listening
+    with `recognizer` and speaking with Piper; the names and the store let go after."""
     from local_voice.box import Box
     from local_voice.enrollment import Voiceprints
-    from narrator import Heard, Host
+    from narrator import Host
     from phones.relay import Relay, handle
     from store import open_store
-    from tests.test_box_names import Spoken, _to_the_vote
+    from tests.test_box_names import Spoken
 
-    players = ["Ana", "Ben", "Xochitl", "Dora", "Cal"]
     store = open_store(f"sqlite:///{tmp_path / 'games.db'}")
     relay = Relay(store, call_pause=0.5)
     code, _ = relay.create_room("en")
@@ -264,32 +282,56 @@ def test_a_voter_lost_in_the_chatter_is_told_to_say_number_and_name_and_then_hea
     table = Table(wavs)
     # the real mouth, saying only: the answers' lines made ahead (20 s of Piper a test
     # here) are test_box.py's business
-    mouth = Spoken(shared_voice_cache)
-    box = Box(relay, game_id, table, mouth, two_pass, "en",
+    mouth = Spoken(voice_cache)
+    box = Box(relay, game_id, table, mouth, recognizer, "en",
               voiceprints=Voiceprints.for_game(game_id, data_dir=tmp_path / "data"),
               clock=lambda: 0.0)
     try:
         handle(relay, game_id, Host("ears", True))
         box.spoken = relay.session(game_id).version
         links = {}
-        for name in players:
+        for name in PLAYERS:
             links[name] = relay.join(code, name)
             box.catch_up()
-        _to_the_vote(relay, game_id, links, spare={"Xochitl", "Ben"})
+        yield Seated(relay, game_id, links, table, mouth, box)
+    finally:
+        for name in PLAYERS:
+            box.forget_name(name)
+        store.close()
+
+
+def noisy_hint(voter: str) -> str:
+    """The box's line to say the number and the name together, `voter`'s as the example."""
+    return ("It's noisy in here. When you name a player, say their number and name "
+            f"together, like this: number {PLAYERS.index(voter) + 1}, {voter}.")
+
+
+def test_a_voter_lost_in_the_chatter_is_told_to_say_number_and_name_and_then_heard(
+        tmp_path, wavs, two_pass, shared_voice_cache):
+    """The real Box over the relay and an SQLite store, the real recognisers, Piper as
+    its voice. At the day vote the voter's answer is lost in the chatter: the box says,
+    once, to say the number and the name together (with the voter's own as the
+    example), and the voter's "number three Xochitl" in the same chatter is counted."""
+    from narrator import Heard
+    from phones.relay import handle
+    from tests.test_box_names import _to_the_vote
+
+    with seated(tmp_path, wavs, two_pass, shared_voice_cache) as room:
+        relay, game_id, table, mouth, box = (room.relay, room.game_id, room.table,
+                                             room.mouth, room.box)
+        _to_the_vote(relay, game_id, room.links, spare={"Xochitl", "Ben"})
         box.spoken = relay.session(game_id).version
         assert not box.pairs_asked()
         narrator = relay.session(game_id).narrator
         voter = narrator.listening().player
         target = "Xochitl" if voter != "Xochitl" else "Ben"
-        seat = players.index(target) + 1
+        seat = PLAYERS.index(target) + 1
         said = f"number {NUMBER_WORDS['en'][seat]} {target}"
         # the voter's answer drowned: the chatter alone, at the level it has over a vote
         table.next.append(Audio(vote_in_babble(wavs, said, lead=0.5, spoken=False)[0],
                                 16000))
         box.step()
-        own = players.index(voter) + 1
-        hint = ("It's noisy in here. When you name a player, say their number and name "
-                f"together, like this: number {own}, {voter}.")
+        hint = noisy_hint(voter)
         assert mouth.texts.count(hint) == 1, mouth.texts[-4:]
         assert box.pairs_asked()  # from now on the box listens for both together
         box.catch_up()
@@ -304,10 +346,6 @@ def test_a_voter_lost_in_the_chatter_is_told_to_say_number_and_name_and_then_hea
             box.heard[-1]
         assert relay.session(game_id).narrator.actions[-1] == [voter, "vote", target]
         assert mouth.texts.count(hint) == 1  # once a voter, at this table
-    finally:
-        for name in players:
-            box.forget_name(name)
-        store.close()
 
 
 def test_a_room_heard_noisy_before_the_vote_is_told_before_its_first_answer(
@@ -317,56 +355,33 @@ def test_a_room_heard_noisy_before_the_vote_is_told_before_its_first_answer(
     vote, before the first voter answers (no vote lost yet), it tells the table once to
     say the number and the name together, listens for both, and the voter's "number
     three Xochitl" in the chatter is counted. One voice in a quiet room is no chatter."""
-    from local_voice.box import Box
-    from local_voice.enrollment import Voiceprints
-    from narrator import Host
-    from phones.relay import Relay, handle
-    from store import open_store
-    from tests.test_box_names import Spoken, _to_the_vote
+    from tests.test_box_names import _to_the_vote
 
-    players = ["Ana", "Ben", "Xochitl", "Dora", "Cal"]
-    store = open_store(f"sqlite:///{tmp_path / 'games.db'}")
-    relay = Relay(store, call_pause=0.5)
-    code, _ = relay.create_room("en")
-    game_id = store.lookup(f"room:{code}")
-    table = Table(wavs)
-    # the real mouth, saying only: the answers' lines made ahead (20 s of Piper a test
-    # here) are test_box.py's business
-    mouth = Spoken(shared_voice_cache)
-    box = Box(relay, game_id, table, mouth, two_pass, "en",
-              voiceprints=Voiceprints.for_game(game_id, data_dir=tmp_path / "data"),
-              clock=lambda: 0.0)
-    try:
-        handle(relay, game_id, Host("ears", True))
-        box.spoken = relay.session(game_id).version
-        links = {}
-        for name in players:
-            links[name] = relay.join(code, name)
-            box.catch_up()
+    with seated(tmp_path, wavs, two_pass, shared_voice_cache) as room:
+        relay, game_id, table, mouth, box = (room.relay, room.game_id, room.table,
+                                             room.mouth, room.box)
         # the lobby: one person talking in a quiet room, then people over each other
         table.next.append(padded(speech(wavs, "pass me the crisps please", "piper"),
                                  0.3, 0.3))
         box.step()
         assert not box.heard_chatter and relay.session(game_id).narrator.phase == "lobby"
-        table.next.append(Audio(vote_in_babble(wavs, "pass me the crisps please", lead=0.5)[0],
-                                16000))
+        table.next.append(Audio(vote_in_babble(wavs, "pass me the crisps please",
+                                               lead=0.5)[0], 16000))
         box.step()
         assert box.heard_chatter
         assert relay.session(game_id).narrator.phase == "lobby"
         assert not box.pairs_asked()  # nobody has been asked to name anyone yet
-        _to_the_vote(relay, game_id, links, spare={"Xochitl", "Ben"})
+        _to_the_vote(relay, game_id, room.links, spare={"Xochitl", "Ben"})
         box.spoken = relay.session(game_id).version
         narrator = relay.session(game_id).narrator
         voter = narrator.listening().player
         target = "Xochitl" if voter != "Xochitl" else "Ben"
-        seat = players.index(target) + 1
+        seat = PLAYERS.index(target) + 1
         table.next.append(Audio(vote_in_babble(
             wavs, f"number {NUMBER_WORDS['en'][seat]} {target}", lead=0.5)[0], 16000))
         told = len(mouth.texts)
         box.step()
-        own = players.index(voter) + 1
-        hint = ("It's noisy in here. When you name a player, say their number and name "
-                f"together, like this: number {own}, {voter}.")
+        hint = noisy_hint(voter)
         assert mouth.texts[told:told + 1] == [hint], mouth.texts[told - 2:]  # before it listened
         assert box.pairs_asked()
         assert box.heard[-1].player == target and box.heard[-1].confidence >= 0.5, \
@@ -377,7 +392,3 @@ def test_a_room_heard_noisy_before_the_vote_is_told_before_its_first_answer(
         box.tell_a_noisy_room(relay.session(game_id).narrator,
                               relay.session(game_id).narrator.listening())
         assert mouth.texts.count(hint) == 1 and len(box.hinted) == 1  # once at this table
-    finally:
-        for name in players:
-            box.forget_name(name)
-        store.close()
