@@ -334,12 +334,13 @@ def respelled_cases(quick: bool) -> list[tuple[str, str, str, str | None]]:
     return out
 
 
-def enrollment_clip(name: str) -> Audio:
-    """The player saying their own name (the respelling), by one of the bench's voices
-    (a different one for each name: most votes are by someone else)."""
-    k = list(RESPELLED).index(name) if name in RESPELLED else 0
+def enrollment_clip(name: str, said: str | None = None) -> Audio:
+    """The player saying their own name (`said`: the respelling by default), by one of the
+    bench's voices (a different one for each name: most votes are by someone else)."""
+    order = list(RESPELLED) if name in RESPELLED else NAMES
+    k = order.index(name) if name in order else 0
     kind, voice, _ = VOICES[k % len(VOICES)]
-    return padded(speech(kind, voice, RESPELLED.get(name, name)))
+    return padded(speech(kind, voice, said or RESPELLED.get(name, name)))
 
 
 # the other languages, with espeak-ng voices and names of the language
@@ -521,21 +522,26 @@ def condition_audio(condition: str, quick: bool, step: int = 1,  # type: ignore[
         raise ValueError(f"unknown condition {condition!r} ({', '.join(CONDITIONS)})")
 
 
-def enroll_for(recognizer: object, condition: str, lang: str) -> None:
-    """The enrolled condition's clips given to the recogniser (and taken back for the
-    others), once per change."""
-    wanted = condition == "enrolled"
+def enroll_for(recognizer: object, condition: str, lang: str,
+               table: bool = False) -> None:
+    """The enrolled condition's clips given to the recogniser (the respelled names said
+    as people say them), and taken back for the others, once per change. With `table`
+    (`--enroll-table`), every other English condition has each player of the bench's
+    table saying their own name as the voices say it, as each player does at join on
+    the box: the box as shipped."""
+    wanted = condition if condition == "enrolled" else \
+        "table" if table and lang == "en" and condition != "respelled" else None
     if getattr(recognizer, "_bench_enrolled", None) == wanted:
         return
-    for name in RESPELLED:
-        if wanted:
-            enroll = getattr(recognizer, "enroll", None)
-            if enroll is not None:
-                enroll(name, enrollment_clip(name).samples, lang)
-        else:
-            forget = getattr(recognizer, "forget", None)
-            if forget is not None:
-                forget(name)
+    forget = getattr(recognizer, "forget", None)
+    if forget is not None:
+        for name in dict.fromkeys([*RESPELLED, *NAMES]):
+            forget(name)
+    enroll = getattr(recognizer, "enroll", None)
+    if enroll is not None and wanted is not None:
+        for name in (RESPELLED if wanted == "enrolled" else NAMES):
+            said = None if wanted == "enrolled" else name
+            enroll(name, enrollment_clip(name, said).samples, lang)
     recognizer._bench_enrolled = wanted  # type: ignore[attr-defined]
 
 
@@ -577,6 +583,9 @@ def main() -> int:
                         "through the VAD into the streaming recogniser (decoded while "
                         "spoken, live cepstral mean carried over, answer worked out at the "
                         "VAD's pause hint)")
+    parser.add_argument("--enroll-table", action="store_true",
+                        help="every player of the English table has said their own name "
+                        "at join, as on the box (the box as shipped); not for respelled")
     parser.add_argument("--draw", type=int, default=DRAW,
                         help="the draw of Piper's random noise its voices say their lines "
                         "with (0: the bench's figures; another shows how much they move "
@@ -611,7 +620,7 @@ def main() -> int:
         for lang, names, audio, voice, text, player in condition_audio(
                 condition, args.quick, args.step, args.offset, args.table):
             recognizer = recognizer_for(lang)
-            enroll_for(recognizer, condition, lang)
+            enroll_for(recognizer, condition, lang, args.enroll_table)
             t = time.perf_counter()
             # the paired conditions: the narrator asked for the seat and the name
             pairs = "paired" in condition

@@ -725,6 +725,13 @@ class WhisperRecognizer:
     # languages other than English; "none": never
     GREEDY_GOING_ON = "all"
 
+    # An enrolled clip's spelling is kept only where it fits the clip this much better
+    # (log units, heard minus PRIOR x silence) than the name as it is spelled: the
+    # spelling then misleads ("Tiger" for Tadhg, 13.7), where a name said as spelled
+    # that Whisper only misheard alone ("Emory" or "Annary" for Henry, -0.4 and 2.7)
+    # would make the player's name catch others' ("Emma"). None: every spelling kept.
+    MISLEADS: float | None = 3.0
+
     def __init__(self, model: str | Path = TINY_EN, threads: int | None = None,
                  compute_type: str = COMPUTE_TYPE, data_dir: Path | None = None,
                  scoring: str = WhisperScorer.scoring):
@@ -771,7 +778,15 @@ class WhisperRecognizer:
         heard = self.scorer.spellings(encoded, lang)
         words = [w for w in dict.fromkeys(_name_like(h) for h in heard) if w]
         known = {player.casefold()}
-        self.spellings[player] = [w for w in words if w.casefold() not in known][:2]
+        words = [w for w in words if w.casefold() not in known]
+        if words and self.MISLEADS is not None:
+            frames = log_mel(audio, self.scorer.n_mels).shape[1]
+            heard_, quiet = self.scorer.against_silence(encoded, frames, lang,
+                                                        [player, *words])
+            fit = [h - self.PRIOR * q for h, q in zip(heard_, quiet, strict=True)]
+            words = [w for w, f in zip(words, fit[1:], strict=True)
+                     if f >= fit[0] + self.MISLEADS]
+        self.spellings[player] = words[:2]
         return self.spellings[player]
 
     def forget(self, player: str) -> None:

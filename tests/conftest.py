@@ -137,7 +137,7 @@ SECONDS = {
     "test_werewords_phones_leaks.py": 17, "test_phones_shared_narrated_browser.py": 17,
     "test_box_names.py": 17, "test_one_night_properties.py": 13,
     "test_whisper_decoder.py": 12, "test_werewords_properties.py": 11,
-    "test_hardening_api.py": 14, "test_bench_voices.py": 12, "test_enroll.py": 10,
+    "test_hardening_api.py": 14, "test_bench_voices.py": 12, "test_enroll.py": 25,
     "test_deploy.py": 10, "test_lobby_hearing.py": 12,
 }
 
