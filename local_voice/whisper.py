@@ -725,11 +725,14 @@ class WhisperRecognizer:
     # languages other than English; "none": never
     GREEDY_GOING_ON = "all"
 
-    # An enrolled clip's spelling is kept only where it fits the clip this much better
-    # (log units, heard minus PRIOR x silence) than the name as it is spelled: the
-    # spelling then misleads ("Tiger" for Tadhg, 13.7), where a name said as spelled
-    # that Whisper only misheard alone ("Emory" or "Annary" for Henry, -0.4 and 2.7)
-    # would make the player's name catch others' ("Emma"). None: every spelling kept.
+    # An enrolled clip's spelling of a name Whisper has a word for (one token: Henry,
+    # Grace) is kept only where it fits the clip this much better (log units, heard minus
+    # PRIOR x silence) than the name as it is spelled: the spelling then misleads ("Win"
+    # for Nguyen, 3.5), where a name said as spelled that Whisper only misheard alone
+    # ("three" for Grace, "Emory" and "Annary" for Henry: -0.4 and 2.7) would make the
+    # player catch votes for others (Sam's seat "three", "Emma"). A name it has no word
+    # for (Xochitl) keeps what fits no worse than the name. Round 40, docs/voice.md.
+    # None: every spelling kept.
     MISLEADS: float | None = 3.0
 
     def __init__(self, model: str | Path = TINY_EN, threads: int | None = None,
@@ -784,8 +787,12 @@ class WhisperRecognizer:
             heard_, quiet = self.scorer.against_silence(encoded, frames, lang,
                                                         [player, *words])
             fit = [h - self.PRIOR * q for h, q in zip(heard_, quiet, strict=True)]
+            # a name Whisper has no word for (several tokens: "Xochitl") is never what it
+            # writes, so any spelling that fits no worse than it is how it was said
+            misleads = self.MISLEADS if lang != "en" or len(
+                self.scorer.tokens(f" {player}")) == 1 else min(self.MISLEADS, 0.0)
             words = [w for w, f in zip(words, fit[1:], strict=True)
-                     if f >= fit[0] + self.MISLEADS]
+                     if f >= fit[0] + misleads]
         self.spellings[player] = words[:2]
         return self.spellings[player]
 

@@ -88,13 +88,13 @@ def test_enrollment_makes_a_name_said_the_way_the_table_says_it_surer(ears, wavs
 
 def test_a_name_whisper_only_misheard_in_its_clip_gives_the_player_no_other_words(ears,
                                                                                    wavs):
-    """An enrolled clip's spelling is kept only where it fits the clip clearly better
-    than the name as spelled (WhisperRecognizer.MISLEADS): a name said as it is spelled,
-    which Whisper alone only misheard, adds nothing. Grace said by en-us+f2 is written
-    "three" by tiny.en; until round 40 that made "three" a way to say Grace, for both
-    passes, and the seat number "three" (Sam's, always his in every language) was counted
-    for Grace at 0.94. "Tiger" for Tadhg, which fits its clip far better than "Tadhg",
-    is still kept (the test above)."""
+    """An enrolled clip's spelling of a name Whisper has a word for is kept only where it
+    fits the clip clearly better than the name (WhisperRecognizer.MISLEADS): a name said
+    as it is spelled, which Whisper alone only misheard, adds nothing. Grace said by
+    en-us+f2 is written "three" by tiny.en; until round 40 that made "three" a way to say
+    Grace, for both passes, and the seat number "three" (Sam's, always his in every
+    language) was counted for Grace at 0.94. A name Whisper has no word for keeps what
+    fits its clip no worse than the name ("Tiger" for Tadhg: the test above)."""
     table = ["Grace", "Oliver", "Sam", "Anna", "Henry", "Lucy"]
     clip = padded(speech(wavs, "Grace", "en-us+f2"), 0.3, 0.3)
     written = ears.backup.scorer.spellings(
