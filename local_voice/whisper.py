@@ -775,22 +775,23 @@ class WhisperRecognizer:
 
     def enroll(self, player: str, samples: np.ndarray, lang: str = "en") -> list[str]:
         """Learn how `player`'s name sounds from a clip of it: the spellings Whisper
-        writes for it (greedy, and the best beams) become forms of that player."""
+        writes for it (its best beams) become forms of that player, where they mislead
+        (MISLEADS). Returns the spellings kept."""
         audio = self._padded(samples)
         encoded = self.scorer.encode(audio)
-        heard = self.scorer.spellings(encoded, lang)
-        words = [w for w in dict.fromkeys(_name_like(h) for h in heard) if w]
+        written = self.scorer.spellings(encoded, lang)
+        words = [w for w in dict.fromkeys(_name_like(h) for h in written) if w]
         known = {player.casefold()}
         words = [w for w in words if w.casefold() not in known]
         if words and self.MISLEADS is not None:
             frames = log_mel(audio, self.scorer.n_mels).shape[1]
-            heard_, quiet = self.scorer.against_silence(encoded, frames, lang,
-                                                        [player, *words])
-            fit = [h - self.PRIOR * q for h, q in zip(heard_, quiet, strict=True)]
+            heard, quiet = self.scorer.against_silence(encoded, frames, lang,
+                                                       [player, *words])
+            fit = [h - self.PRIOR * q for h, q in zip(heard, quiet, strict=True)]
             # a name Whisper has no word for (several tokens: "Xochitl") is never what it
             # writes, so any spelling that fits no worse than it is how it was said
-            misleads = self.MISLEADS if lang != "en" or len(
-                self.scorer.tokens(f" {player}")) == 1 else min(self.MISLEADS, 0.0)
+            misleads = self.MISLEADS if lang != "en" or self._has_word_for(player) else \
+                min(self.MISLEADS, 0.0)
             words = [w for w, f in zip(words, fit[1:], strict=True)
                      if f >= fit[0] + misleads]
         self.spellings[player] = words[:2]
@@ -798,6 +799,11 @@ class WhisperRecognizer:
 
     def forget(self, player: str) -> None:
         self.spellings.pop(player, None)
+
+    def _has_word_for(self, player: str) -> bool:
+        """Whether Whisper writes `player` as a word of its own (one token: " Henry"), not
+        in pieces ("Xochitl", four)."""
+        return len(self.scorer.tokens(f" {player}")) == 1
 
     # carriers people use most, whose sentences are scored on silence ahead of time
     LIKELY = ("{}", "i vote for {}", "vote for {}", "my vote goes to {}", "i'm voting for {}",
@@ -882,7 +888,7 @@ class WhisperRecognizer:
                 forms.append((f"{said} {seat}".strip(), text, player))
             if form == player:
                 forms += [(alt, text, player) for alt in self.spellings.get(player, [])]
-                if lang == "en" and len(self.scorer.tokens(f" {player}")) > 1:
+                if lang == "en" and not self._has_word_for(player):
                     # a name Whisper has no word for, spelled as English says it
                     forms += [(alt, text, player)
                               for alt in said_spellings(player)[: self.SAID_SPELLINGS]]
