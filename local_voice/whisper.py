@@ -790,8 +790,7 @@ class WhisperRecognizer:
             fit = [h - self.PRIOR * q for h, q in zip(heard, quiet, strict=True)]
             # a name Whisper has no word for (several tokens: "Xochitl") is never what it
             # writes, so any spelling that fits no worse than it is how it was said
-            misleads = self.MISLEADS if lang != "en" or self._has_word_for(player) else \
-                min(self.MISLEADS, 0.0)
+            misleads = self.MISLEADS if lang != "en" or self._has_word_for(player) else 0.0
             words = [w for w, f in zip(words, fit[1:], strict=True)
                      if f >= fit[0] + misleads]
         self.spellings[player] = words[:2]
