@@ -7,7 +7,14 @@ plausible pronunciations, which all go into the dictionary as alternatives.
 
 from __future__ import annotations
 
-from functools import cache
+import re
+import threading
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+import numpy as np
 
 # longest IPA sequences first
 IPA_TO_ARPABET: dict[str, list[str]] = {
@@ -57,9 +64,57 @@ def _phonemizer():  # type: ignore[no-untyped-def]
     return EspeakPhonemizer()
 
 
+@cache
+def _espeak_lock() -> threading.Lock:
+    """espeak-ng is one engine in the process, with one voice set at a time, and the
+    narrator's Piper voice sets it too, from the box's synthesis thread: a voice is set
+    and used under the lock Piper sets and uses it under, or a word could be said in
+    another language. Piper keeps that lock in a private name: our own where it has
+    none."""
+    try:
+        from piper.voice import _ESPEAK_PHONEMIZER_LOCK
+    except ImportError:
+        return threading.Lock()
+    return _ESPEAK_PHONEMIZER_LOCK
+
+
+_IPA: dict[tuple[str, str], str] = {}  # (voice, word) -> espeak_ipa's answer
+_CLAUSE_MARKS = frozenset(",.;:!?()")
+
+
 def espeak_ipa(word: str, voice: str = "en-us") -> str:
-    sentences = _phonemizer().phonemize(voice, word)
-    return "".join("".join(s) for s in sentences).strip()
+    said = _IPA.get((voice, word))
+    if said is None:
+        with _espeak_lock():
+            sentences = _phonemizer().phonemize(voice, word)
+        said = _IPA[(voice, word)] = "".join("".join(s) for s in sentences).strip()
+    return said
+
+
+def learn_ipa(words: Iterable[str], voice: str) -> None:
+    """`espeak_ipa` of many words in one call of espeak-ng (kept for it), one clause a
+    word: the same IPA as one by one (every common name of seven languages, compared), in
+    a fifth of the time, most of which went into setting the voice again for each word
+    (12,700 words, 2 s, for a German table's decoys). A word with a mark that ends a
+    clause is left to `espeak_ipa` alone, and so is the whole list if its clauses do
+    not come back one a word."""
+    from piper import espeakbridge
+
+    todo = [w for w in dict.fromkeys(words) if (voice, w) not in _IPA and w.strip()
+            and not _CLAUSE_MARKS.intersection(w)]
+    if not todo:
+        return
+    _phonemizer()
+    with _espeak_lock():
+        espeakbridge.set_voice(voice)
+        clauses = espeakbridge.get_phonemes(", ".join(todo))
+    if len(clauses) != len(todo):
+        return
+    for word, (phonemes, _, _) in zip(todo, clauses, strict=True):
+        # as EspeakPhonemizer.phonemize leaves a word: its language switches out, its
+        # accents decomposed
+        said = unicodedata.normalize("NFD", re.sub(r"\([^)]+\)", "", phonemes)).strip()
+        _IPA.setdefault((voice, word), said)
 
 
 @cache
@@ -134,6 +189,137 @@ def sounds_apart(transcript: str, name: str) -> float:
     if not heard or not names:
         return 1.0
     return min(_inside_distance(phones, heard) for phones in names)
+
+
+# ---------------------------------------------------------------------- many at once
+
+# The same distances for many words at once (`apart_each`, `apart_in_each`): a table's
+# decoys ask each of the language's common names against every way the table says a
+# player (WhisperRecognizer.decoys, at game start), 20,000 to 130,000 distances, which
+# one by one took 1.8 s for an English table of 20 and 5.1 s for a German table of 10.
+# The dynamic programme's rows and columns stay in Python, the words go in NumPy, and
+# every cell is the same sum and minimum as `_inside_distance`'s: the same numbers.
+_PHONE_IDS: dict[str, int] = {}
+
+
+@dataclass(frozen=True)
+class _Spelled:
+    """Phone sequences as ids, padded with 0 to the longest, and each one's length."""
+
+    ids: np.ndarray
+    lengths: np.ndarray
+
+    @classmethod
+    def of(cls, sequences: list[tuple[str, ...]]) -> _Spelled:
+        ids = np.zeros((len(sequences), max([1, *map(len, sequences)])), dtype=np.intp)
+        for k, phones in enumerate(sequences):
+            ids[k, : len(phones)] = [_PHONE_IDS.setdefault(p, len(_PHONE_IDS) + 1)
+                                     for p in phones]
+        return cls(ids, np.array([len(p) for p in sequences], dtype=np.intp))
+
+
+def _swap_costs() -> np.ndarray:
+    """`_inside_distance`'s cost of one phone heard for another, by phone id."""
+    vowel = np.zeros(len(_PHONE_IDS) + 1, dtype=bool)
+    for phone, k in _PHONE_IDS.items():
+        vowel[k] = phone in VOWELS
+    costs = np.where(vowel[:, None] & vowel[None, :], VOWEL_FOR_VOWEL, 1.0)
+    np.fill_diagonal(costs, 0.0)
+    return costs
+
+
+def _inside_distances(names: _Spelled, heards: _Spelled) -> np.ndarray:
+    """`_inside_distance(name, heard)` for each row of `names` and of `heards` (either
+    may be a single row, then it goes with every row of the other)."""
+    if not len(names.lengths) or not len(heards.lengths):
+        return np.zeros(0)
+    count = max(len(names.lengths), len(heards.lengths))
+    rows, width = int(names.lengths.max(initial=0)), int(heards.lengths.max(initial=0))
+    costs = _swap_costs()
+    heard = np.broadcast_to(heards.ids[:, :width], (count, width))
+    # a column past a row's own heard phones is never its answer
+    beyond = np.broadcast_to(np.arange(width + 1)[None, :] > heards.lengths[:, None],
+                             (count, width + 1))
+    name_len = np.broadcast_to(names.lengths, (count,))
+    out = np.zeros(count)
+    previous = np.zeros((count, width + 1))
+    for i in range(1, rows + 1):
+        current = np.empty_like(previous)
+        current[:, 0] = float(i)
+        phone = np.broadcast_to(names.ids[:, i - 1], (count,))
+        # from above and from the diagonal first, then left to right: the cell to the
+        # left (a heard phone left out) is known only once that cell is
+        reach = np.minimum(previous[:, 1:] + 1.0, previous[:, :-1] + costs[phone[:, None],
+                                                                           heard])
+        for j in range(1, width + 1):
+            np.minimum(reach[:, j - 1], current[:, j - 1] + 1.0, out=current[:, j])
+        done = name_len == i
+        if done.any():
+            out[done] = np.where(beyond[done], np.inf, current[done]).min(axis=1)
+        previous = current
+    return out / np.maximum(1, name_len)
+
+
+@dataclass(frozen=True)
+class _Words:
+    """A list of words as `sounds_apart` hears them (`_said_phones`) and names them
+    (`pronunciations`, every one, `owner` saying whose)."""
+
+    said: _Spelled
+    named: _Spelled
+    owner: np.ndarray
+
+
+@lru_cache(maxsize=8)
+def _words(words: tuple[str, ...]) -> _Words:
+    lowered = [w.lower() for w in words]
+    for voice in VOICES:
+        learn_ipa([*lowered, *(t for w in lowered for t in w.split())], voice)
+    named = [(k, p) for k, w in enumerate(words) for p in pronunciations(w.lower())]
+    return _Words(_Spelled.of([_said_phones(" ".join(w.lower().split())) for w in words]),
+                  _Spelled.of([p for _, p in named]),
+                  np.array([k for k, _ in named], dtype=np.intp))
+
+
+def apart_each(words: tuple[str, ...], name: str) -> np.ndarray:
+    """`max(sounds_apart(word, name), sounds_apart(name, word))` for each word (the
+    farther way round, as `WhisperRecognizer._near` asks it)."""
+    known = _words(words)
+    ways = np.full((2, len(words)), np.inf)
+    # each pronunciation of the name inside what each word sounds like ...
+    for phones in pronunciations(name.lower()):
+        found = _inside_distances(_Spelled.of([phones]), known.said)
+        np.minimum(ways[0], np.where(known.said.lengths > 0, found, np.inf), out=ways[0])
+    # ... and each pronunciation of each word inside what the name sounds like
+    said_name = _said_phones(" ".join(name.lower().split()))
+    if said_name and len(known.owner):
+        np.minimum.at(ways[1], known.owner,
+                      _inside_distances(known.named, _Spelled.of([said_name])))
+    ways[np.isinf(ways)] = 1.0  # nothing to compare: as sounds_apart
+    return ways.max(axis=0)
+
+
+@lru_cache(maxsize=8)
+def _words_in(words: tuple[str, ...], lang: str) -> tuple[_Spelled, np.ndarray]:
+    """The words espeak-ng can say in `lang` (`pronunciation_in`), and which they are."""
+    from local_voice.voices import ESPEAK_VOICES
+
+    learn_ipa([w.lower() for w in words], ESPEAK_VOICES.get(lang, lang))
+    said = [pronunciation_in(w.lower(), lang) for w in words]
+    known = np.array([k for k, s in enumerate(said) if s], dtype=np.intp)
+    return _Spelled.of([said[k] for k in known]), known
+
+
+def apart_in_each(words: tuple[str, ...], name: str, lang: str) -> np.ndarray:
+    """`sounds_apart_in(word, name, lang)` for each word."""
+    named = pronunciation_in(name.lower(), lang)
+    theirs, known = _words_in(words, lang)
+    out = np.ones(len(words))
+    if named and len(known):
+        mine = _Spelled.of([named])
+        out[known] = np.maximum(_inside_distances(mine, theirs),
+                                _inside_distances(theirs, mine))
+    return out
 
 
 def sounds_apart_in(word: str, name: str, lang: str) -> float:
