@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from collections import Counter
 from collections.abc import Iterator
@@ -10,6 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+# Bytecode is written even where the environment says not to (PYTHONDONTWRITEBYTECODE, as
+# in this project's CI image): the suite starts some two hundred `wolfvillage` processes,
+# and pytest's workers rewrite every test module's asserts, each compiling the same
+# sources again (0.15 s a process for the box's modules, 3 s a worker for the tests')
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 # One thread for each model in each worker when the suite runs in several (`make test`):
 # the workers already fill the cores, and two workers of two threads each on two cores
@@ -20,7 +28,6 @@ import pytest
 if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
     os.environ.setdefault("WOLFVILLAGE_THREADS", "1")
     os.environ.setdefault("OPENBLAS_NUM_THREADS", os.environ["WOLFVILLAGE_THREADS"])
-    import sys
     if "numpy" in sys.modules:  # too late for OpenBLAS: say so rather than run slowly
         import warnings
         warnings.warn("NumPy was imported before tests/conftest.py: OpenBLAS runs on all "
