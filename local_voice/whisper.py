@@ -1243,6 +1243,8 @@ class WhisperRecognizer:
         of ten: 5.1 s -> 0.4 s at game start)."""
         from local_voice.phonetics import apart_each, apart_in_each
 
+        # a form this box has met before (a player of the last game) is known already
+        forms = {f for f in forms if not all((w, f, lang) in self._apart for w in words)}
         if len(self._apart) + len(words) * len(forms) > 200_000:
             self._apart.clear()
         for form in forms:
