@@ -196,10 +196,23 @@ def sounds_apart(transcript: str, name: str) -> float:
 # The same distances for many words at once (`apart_each`, `apart_in_each`): a table's
 # decoys ask each of the language's common names against every way the table says a
 # player (WhisperRecognizer.decoys, at game start), 20,000 to 130,000 distances, which
-# one by one took 1.8 s for an English table of 20 and 5.1 s for a German table of 10.
-# The dynamic programme's rows and columns stay in Python, the words go in NumPy, and
-# every cell is the same sum and minimum as `_inside_distance`'s: the same numbers.
-_PHONE_IDS: dict[str, int] = {}
+# one by one took 1.1-1.5 s for an English table of 20 and 4.4-5.0 s for a German table
+# of 10 (bench/voice_game_start.py). The dynamic programme's rows and columns stay in
+# Python, the words go in NumPy, and every cell is the same sum and minimum as
+# `_inside_distance`'s: the same numbers.
+# Each phone's id (0 pads): the model's phones from the start, so that ids are not handed
+# out by two threads at once (a new one, which ipa_to_arpabet never makes, under a lock)
+_PHONE_IDS: dict[str, int] = {p: k for k, p in enumerate(
+    dict.fromkeys(p for phones in IPA_TO_ARPABET.values() for p in phones), 1)}
+_NEW_PHONE = threading.Lock()
+
+
+def _phone_id(phone: str) -> int:
+    found = _PHONE_IDS.get(phone)
+    if found is None:
+        with _NEW_PHONE:
+            found = _PHONE_IDS.setdefault(phone, len(_PHONE_IDS) + 1)
+    return found
 
 
 @dataclass(frozen=True)
@@ -213,8 +226,7 @@ class _Spelled:
     def of(cls, sequences: list[tuple[str, ...]]) -> _Spelled:
         ids = np.zeros((len(sequences), max([1, *map(len, sequences)])), dtype=np.intp)
         for k, phones in enumerate(sequences):
-            ids[k, : len(phones)] = [_PHONE_IDS.setdefault(p, len(_PHONE_IDS) + 1)
-                                     for p in phones]
+            ids[k, : len(phones)] = [_phone_id(p) for p in phones]
         return cls(ids, np.array([len(p) for p in sequences], dtype=np.intp))
 
 

@@ -1240,7 +1240,7 @@ class WhisperRecognizer:
         """`_near`'s distance of every word to every form, kept: the same numbers, worked
         out for all the words at once (phonetics.apart_each), where `decoys` would ask
         each of a language's common names against each form one by one (a German table
-        of ten: 5.1 s -> 0.4 s at game start)."""
+        of ten at a box's first game: 4.4 -> 0.9 s, bench/voice_game_start.py)."""
         from local_voice.phonetics import apart_each, apart_in_each
 
         # a form this box has met before (a player of the last game) is known already
