@@ -38,9 +38,9 @@ lint: setup
 # processes took 502 and 529 s but stretch the browsers' waits (kept at one per core).
 # Round 15, on a faster 2-core machine (AVX-512): 318-408 s with two processes, as the
 # machine's load varied (CI, stop 23: 632 s for the whole job, set-up included).
-# Round 41, 2-core AMD EPYC: 591-601 s, then 545 s once the suite wrote bytecode despite
-# PYTHONDONTWRITEBYTECODE (tests/conftest.py); the cores are busy throughout (vmstat: 6 %
-# idle), and a third process gained nothing (598 s)
+# Round 41, 2-core AMD EPYC: 591-601 s, then 511-563 s once the suite wrote bytecode
+# despite PYTHONDONTWRITEBYTECODE (tests/conftest.py); the cores are busy throughout
+# (vmstat: 6 % idle), and a third process gained nothing (598 s)
 test: setup lint
 	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadfile
 

@@ -61,10 +61,10 @@ def running(db: str) -> Iterator[object]:
 
 
 def count_hands(host: Page, db: str, most: str) -> None:
-    """The host picks who most hands point at and sends it. A page redrawn between
-    Playwright's aim and its tap (its version moved on: the layout shifts) took the tap
-    somewhere else once in a suite run under load, and nothing was sent: then, and only
-    if the hands were not counted (`most` is still alive), it is picked and tapped again."""
+    """The host picks who most hands point at and sends it. Once, in a suite run under
+    load, the tap sent nothing within 8 s (most likely the page redrew between
+    Playwright's aim and its tap, its layout shifting); then, and only if the hands were
+    not counted (`most` is still alive), it is picked and tapped again."""
     for _ in range(3):
         host.locator("#hands-most").select_option(most)
         try:
