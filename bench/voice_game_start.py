@@ -17,20 +17,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-TABLES = {
-    "en": ["Tamsin", "Siobhan", "Xochitl", "Ignatius", "Aoife", "Niamh", "Saoirse", "Tadhg",
-           "Oisin", "Eilidh", "Sam", "Ben", "Anna", "Mark", "Lucy", "Grace", "Oliver",
-           "Henry", "Emma", "Jack"],
-    "es": ["Lucía", "Mateo", "Carmen", "Javier", "Sofía", "Pablo", "Elena", "Diego",
-           "Marta", "Hugo"],
-    "de": ["Lukas", "Anna", "Jonas", "Lea", "Felix", "Marie", "Paul", "Emma", "Jürgen",
-           "Greta"],
-    "fr": ["Louis", "Camille", "Hugo", "Léa", "Jules", "Chloé", "Arthur", "Manon", "Théo",
-           "Zoé"],
-}
+import voice_accuracy as va
+
+ROOT = Path(__file__).resolve().parents[1]
+# the bench's tables (voice_accuracy.py): its English names, and its other languages'
+TABLES = {"en": va.NAMES, **va.LANGS}
 
 ONE_LANG = """
 import json, sys, time
